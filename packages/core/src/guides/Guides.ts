@@ -1,0 +1,29 @@
+import { startGuide } from "./start.js"
+import { terminologyGuide } from "./terminology.js"
+
+/** A guide the runtime serves as `guide://<name>`, by get_guide and at `GET /v1/guides/<name>`, with the same text. */
+export interface Guide {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly text: string
+}
+
+/** Every guide this runtime serves, `start` first. A format's guide joins when its format lands. */
+export const guides: ReadonlyArray<Guide> = [
+  {
+    name: "start",
+    title: "Start here",
+    description: "Where an agent begins: what a playbook is made of, what a workflow owns, and which guide each task needs.",
+    text: startGuide
+  },
+  {
+    name: "terminology",
+    title: "Terminology",
+    description: "What the words of a playbook mean.",
+    text: terminologyGuide
+  }
+]
+
+/** The guide of a name, if the runtime serves one. */
+export const findGuide = (name: string): Guide | undefined => guides.find((guide) => guide.name === name)

@@ -1,0 +1,3 @@
+/** @runledger/core/testing: the ports' conformance suites, run by every store. */
+export * from "./conformanceProjection.js"
+export * from "./ledgerConformance.js"

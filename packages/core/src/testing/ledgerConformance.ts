@@ -1,0 +1,357 @@
+import { Chunk, Effect, Either, Fiber, Layer, ManagedRuntime, Option, Stream } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { NewFact } from "../domain/Fact.js"
+import { uuidv7 } from "../ports/Ids.js"
+import { Ledger, type PositionedFact } from "../ports/Ledger.js"
+import { Projections, Views } from "../ports/Views.js"
+import { counterProjection, counterView } from "./conformanceProjection.js"
+
+/** Options of the ledger conformance suite. */
+export interface LedgerConformanceOptions {
+  /** How many concurrent appenders the concurrency tests run (default 8). */
+  readonly concurrency?: number
+}
+
+/**
+ * The conformance suite of the `Ledger` and `Views` ports. A store runs it with its layer; the suite provides the
+ * projections. Every test writes streams under a prefix of its own, so the suite runs against a shared database.
+ */
+export const ledgerConformance = (
+  name: string,
+  store: Layer.Layer<Ledger | Views, unknown, Projections>,
+  options: LedgerConformanceOptions = {}
+): void => {
+  const concurrency = options.concurrency ?? 8
+  describe(`Ledger conformance: ${name}`, () => {
+    let runtime: ManagedRuntime.ManagedRuntime<Ledger | Views, unknown>
+    beforeAll(() => {
+      runtime = ManagedRuntime.make(store.pipe(Layer.provide(Layer.succeed(Projections, [counterProjection]))))
+    })
+    afterAll(() => runtime.dispose())
+    const run = <A, E>(effect: Effect.Effect<A, E, Ledger | Views>) => runtime.runPromise(effect)
+
+    const prefix = () => `conformance/${uuidv7(Date.now(), crypto.getRandomValues(new Uint8Array(10)))}/`
+    const fact = (type: string, data: unknown = {}, correlation: string | null = null): NewFact => ({
+      id: uuidv7(Date.now(), crypto.getRandomValues(new Uint8Array(10))),
+      type,
+      data,
+      metadata: { correlation_id: correlation, causation_id: null, at: new Date().toISOString(), by: "conformance" }
+    })
+    const counted = (partition: string) => fact("counted", { partition })
+    const readAllOf = (streamPrefix: string, direction: "forward" | "backward" = "forward", limit = 10_000) =>
+      Effect.flatMap(Ledger, (ledger) => ledger.readAll({ direction, limit, filter: { streamPrefix } }))
+
+    it("appends to a new stream and reads it back with positions from 1", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const stream = `${prefix()}a`
+          const result = yield* ledger.append([{ stream, expected: 0, facts: [fact("one"), fact("two")] }])
+          expect(result.versions.get(stream)).toBe(2)
+          const facts = yield* ledger.readStream(stream)
+          expect(facts.map((f) => [f.type, f.metadata.position, f.metadata.stream])).toEqual([
+            ["one", 1, stream],
+            ["two", 2, stream]
+          ])
+          expect(facts[1].metadata.global_position).toBeGreaterThan(facts[0].metadata.global_position)
+          expect(yield* ledger.streamVersion(stream)).toBe(2)
+          expect(yield* ledger.streamVersion(`${stream}-none`)).toBe(0)
+          expect((yield* ledger.readStream(stream, { from: 2 })).map((f) => f.type)).toEqual(["two"])
+          expect((yield* ledger.readStream(stream, { from: 1, limit: 1 })).map((f) => f.type)).toEqual(["one"])
+        })
+      ))
+
+    it("keeps data and metadata as written", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const stream = `${prefix()}a`
+          const written: NewFact = {
+            ...fact("detailed", { nested: { list: [1, "two", null, true] }, text: "ünïcödé ✓" }, "corr"),
+            metadata: {
+              correlation_id: "corr",
+              causation_id: "cause",
+              at: "2026-11-30T12:00:00.000Z",
+              by: "key:build-bot",
+              run_id: "run",
+              definition: { type: "computation", name: "total", version: 3 },
+              call_depth: 1
+            }
+          }
+          yield* ledger.append([{ stream, expected: 0, facts: [written] }])
+          const [read] = yield* ledger.readStream(stream)
+          expect(read.id).toBe(written.id)
+          expect(read.data).toEqual(written.data)
+          expect(read.metadata).toMatchObject(written.metadata)
+          const byId = yield* ledger.readFact(written.id)
+          expect(Option.getOrThrow(byId).fact).toEqual(read)
+          expect(Option.isNone(yield* ledger.readFact("no-such-fact"))).toBe(true)
+        })
+      ))
+
+    it("refuses an append at the wrong version and records nothing", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const stream = `${prefix()}a`
+          yield* ledger.append([{ stream, expected: 0, facts: [fact("one")] }])
+          const stale = yield* Effect.either(ledger.append([{ stream, expected: 0, facts: [fact("two")] }]))
+          expect(Either.isLeft(stale) && stale.left._tag).toBe("VersionConflict")
+          const ahead = yield* Effect.either(ledger.append([{ stream, expected: 5, facts: [fact("two")] }]))
+          expect(Either.isLeft(ahead) && ahead.left._tag).toBe("VersionConflict")
+          expect(yield* ledger.streamVersion(stream)).toBe(1)
+          yield* ledger.append([{ stream, expected: "any", facts: [fact("three")] }])
+          expect(yield* ledger.streamVersion(stream)).toBe(2)
+        })
+      ))
+
+    it("appends to several streams atomically: one conflict records nothing anywhere", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          yield* ledger.append([{ stream: `${base}b`, expected: 0, facts: [fact("one")] }])
+          const refused = yield* Effect.either(
+            ledger.append([
+              { stream: `${base}a`, expected: 0, facts: [fact("one")] },
+              { stream: `${base}b`, expected: 0, facts: [fact("two")] }
+            ])
+          )
+          expect(Either.isLeft(refused)).toBe(true)
+          expect(yield* ledger.streamVersion(`${base}a`)).toBe(0)
+          expect(yield* ledger.streamVersion(`${base}b`)).toBe(1)
+          const both = yield* ledger.append([
+            { stream: `${base}a`, expected: 0, facts: [fact("one")] },
+            { stream: `${base}b`, expected: 1, facts: [fact("two")] }
+          ])
+          expect(both.facts.length).toBe(2)
+          expect(both.versions.get(`${base}b`)).toBe(2)
+        })
+      ))
+
+    it("refuses a fact id the ledger already holds", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          const first = fact("one")
+          yield* ledger.append([{ stream: `${base}a`, expected: 0, facts: [first] }])
+          const again = yield* Effect.either(ledger.append([{ stream: `${base}b`, expected: 0, facts: [first] }]))
+          expect(Either.isLeft(again)).toBe(true)
+          expect(yield* ledger.streamVersion(`${base}b`)).toBe(0)
+        })
+      ))
+
+    it("reads in global order forward and backward, in pages, with filters", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          for (let index = 0; index < 7; index++)
+            yield* ledger.append([
+              {
+                stream: `${base}${index % 2 === 0 ? "even" : "odd"}`,
+                expected: "any",
+                facts: [fact(index % 3 === 0 ? "third" : "other", { index }, index < 4 ? "early" : "late")]
+              }
+            ])
+          const forward = yield* readAllOf(base)
+          expect(forward.map((p) => (p.fact.data as { index: number }).index)).toEqual([0, 1, 2, 3, 4, 5, 6])
+          const backward = yield* readAllOf(base, "backward")
+          expect(backward.map((p) => (p.fact.data as { index: number }).index)).toEqual([6, 5, 4, 3, 2, 1, 0])
+          const pages: Array<number> = []
+          let from: string | undefined
+          for (;;) {
+            const page: ReadonlyArray<PositionedFact> = yield* ledger.readAll({
+              direction: "forward",
+              limit: 3,
+              filter: { streamPrefix: base },
+              ...(from === undefined ? {} : { from })
+            })
+            if (page.length === 0) break
+            pages.push(...page.map((p) => (p.fact.data as { index: number }).index))
+            from = page[page.length - 1].position
+          }
+          expect(pages).toEqual([0, 1, 2, 3, 4, 5, 6])
+          const before = yield* ledger.readAll({
+            direction: "backward",
+            limit: 2,
+            from: forward[4].position,
+            filter: { streamPrefix: base }
+          })
+          expect(before.map((p) => (p.fact.data as { index: number }).index)).toEqual([3, 2])
+          const thirds = yield* ledger.readAll({
+            direction: "forward",
+            limit: 100,
+            filter: { streamPrefix: base, types: ["third"] }
+          })
+          expect(thirds.map((p) => (p.fact.data as { index: number }).index)).toEqual([0, 3, 6])
+          const late = yield* ledger.readAll({
+            direction: "forward",
+            limit: 100,
+            filter: { streamPrefix: `${base}odd`, correlationId: "late" }
+          })
+          expect(late.map((p) => (p.fact.data as { index: number }).index)).toEqual([5])
+        })
+      ))
+
+    it("lets exactly one of many concurrent appenders at one version through", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const stream = `${prefix()}contended`
+          const outcomes = yield* Effect.forEach(
+            Array.from({ length: concurrency }, (_, index) => index),
+            (index) => Effect.either(ledger.append([{ stream, expected: 0, facts: [fact("racer", { index })] }])),
+            { concurrency: "unbounded" }
+          )
+          expect(outcomes.filter(Either.isRight).length).toBe(1)
+          expect(yield* ledger.streamVersion(stream)).toBe(1)
+        })
+      ))
+
+    it("keeps positions contiguous when concurrent appenders retry on conflicts", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const stream = `${prefix()}retried`
+          const appendOne = (index: number): Effect.Effect<void, unknown> =>
+            Effect.flatMap(ledger.streamVersion(stream), (version) =>
+              ledger.append([{ stream, expected: version, facts: [fact("retried", { index })] }])
+            ).pipe(
+              Effect.catchTag("VersionConflict", () => appendOne(index)),
+              Effect.asVoid
+            )
+          yield* Effect.forEach(
+            Array.from({ length: concurrency * 3 }, (_, index) => index),
+            appendOne,
+            { concurrency }
+          )
+          const facts = yield* ledger.readStream(stream)
+          expect(facts.map((f) => f.metadata.position)).toEqual(facts.map((_, index) => index + 1))
+          expect(new Set(facts.map((f) => (f.data as { index: number }).index)).size).toBe(concurrency * 3)
+        })
+      ))
+
+    it("never lets a reader of the global order skip a fact that committed late", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          const perWriter = 25
+          const total = concurrency * perWriter
+          const seen: Array<PositionedFact> = []
+          const reader = yield* Effect.fork(
+            Effect.gen(function* () {
+              let from: string | undefined
+              while (seen.length < total) {
+                const page = yield* ledger.readAll({
+                  direction: "forward",
+                  limit: 7,
+                  filter: { streamPrefix: base },
+                  ...(from === undefined ? {} : { from })
+                })
+                if (page.length === 0) yield* Effect.sleep("2 millis")
+                else {
+                  seen.push(...page)
+                  from = page[page.length - 1].position
+                }
+              }
+            })
+          )
+          yield* Effect.forEach(
+            Array.from({ length: concurrency }, (_, writer) => writer),
+            (writer) =>
+              Effect.forEach(
+                Array.from({ length: perWriter }, (_, index) => index),
+                (index) =>
+                  ledger.append([
+                    {
+                      stream: `${base}writer-${writer}-${index % 3}`,
+                      expected: "any",
+                      facts: [fact("written", { writer, index })]
+                    }
+                  ]),
+                { discard: true }
+              ),
+            { concurrency: "unbounded", discard: true }
+          )
+          yield* Fiber.join(reader).pipe(Effect.timeout("20 seconds"))
+          const all = yield* readAllOf(base)
+          expect(seen.length).toBe(total)
+          expect(seen.map((p) => p.fact.id)).toEqual(all.map((p) => p.fact.id))
+          expect(new Set(seen.map((p) => p.fact.id)).size).toBe(total)
+        })
+      ))
+
+    it("folds facts into views in the same append, lists them in pages, and rebuilds them", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const views = yield* Views
+          const base = prefix()
+          const partition = base
+          for (let stream = 0; stream < 5; stream++)
+            yield* ledger.append([
+              {
+                stream: `${base}s${stream}`,
+                expected: 0,
+                facts: Array.from({ length: stream + 1 }, () => counted(partition))
+              }
+            ])
+          const doc = yield* views.get({ view: counterView, partition, id: `${base}s3` })
+          expect(Option.getOrThrow(doc).data).toMatchObject({ count: 4 })
+          const ascending = yield* views.list(counterView, partition, { direction: "ascending", limit: 3 })
+          expect(ascending.map((d) => (d.data as { count: number }).count)).toEqual([1, 2, 3])
+          const next = yield* views.list(counterView, partition, {
+            direction: "ascending",
+            limit: 3,
+            after: { sort: ascending[2].sort, id: ascending[2].id }
+          })
+          expect(next.map((d) => (d.data as { count: number }).count)).toEqual([4, 5])
+          const descending = yield* views.list(counterView, partition, { direction: "descending", limit: 2 })
+          expect(descending.map((d) => (d.data as { count: number }).count)).toEqual([5, 4])
+          yield* ledger.append([{ stream: `${base}s0`, expected: 1, facts: [fact("uncounted", { partition })] }])
+          expect(Option.isNone(yield* views.get({ view: counterView, partition, id: `${base}s0` }))).toBe(true)
+          const before = yield* views.list(counterView, partition, { direction: "ascending", limit: 100 })
+          yield* views.rebuild
+          const after = yield* views.list(counterView, partition, { direction: "ascending", limit: 100 })
+          expect(after).toEqual(before)
+          expect(yield* views.list(counterView, `${base}none`, { direction: "ascending", limit: 10 })).toEqual([])
+        })
+      ))
+
+    it("leaves the views untouched when an append is refused", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const views = yield* Views
+          const base = prefix()
+          yield* ledger.append([{ stream: `${base}s`, expected: 0, facts: [counted(base)] }])
+          yield* Effect.either(ledger.append([{ stream: `${base}s`, expected: 0, facts: [counted(base)] }]))
+          const doc = yield* views.get({ view: counterView, partition: base, id: `${base}s` })
+          expect(Option.getOrThrow(doc).data).toMatchObject({ count: 1 })
+        })
+      ))
+
+    it("wakes subscribers after an append", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const stream = `${prefix()}woken`
+          const waiter = yield* Effect.fork(
+            ledger.wakeups.pipe(
+              Stream.filter((wakeup) => wakeup.streams.includes(stream)),
+              Stream.take(1),
+              Stream.runCollect
+            )
+          )
+          yield* Effect.sleep("100 millis")
+          yield* ledger.append([{ stream, expected: 0, facts: [fact("wake")] }])
+          const woken = yield* Fiber.join(waiter).pipe(Effect.timeout("10 seconds"))
+          expect(Chunk.toReadonlyArray(woken)[0].streams).toContain(stream)
+        })
+      ))
+  })
+}
+
