@@ -14,8 +14,8 @@ import {
   Views
 } from "@runledger/core"
 import { Effect, Layer, Option, PubSub, Stream } from "effect"
-import { matchesFilter } from "./matchesFilter.js"
 import { type DocTable, docTableKey } from "./DocTable.js"
+import { matchesFilter } from "./matchesFilter.js"
 
 /** Everything the memory store holds: facts in global order, streams, ids, and the views' documents. */
 interface MemoryState {
@@ -59,7 +59,9 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
         for (const { stream, expected, facts } of appends)
           for (const fact of facts) {
             if (state.byId.has(fact.id) || ids.has(fact.id))
-              return Effect.fail(new VersionConflict({ stream, expected, actual: state.streams.get(stream)?.length ?? 0 }))
+              return Effect.fail(
+                new VersionConflict({ stream, expected, actual: state.streams.get(stream)?.length ?? 0 })
+              )
             ids.add(fact.id)
           }
         const placed: Array<Fact> = []

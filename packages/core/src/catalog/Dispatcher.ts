@@ -2,9 +2,9 @@ import { Effect, Either, Option, Schema } from "effect"
 import type { Caller } from "../domain/Caller.js"
 import { conflict, forbidden, notFound, type Rejection } from "../domain/Rejection.js"
 import { storeToRejection } from "../ledger/unavailable.js"
-import { Views } from "../ports/Views.js"
 import type { PlaybookRecord } from "../playbooks/PlaybookRecord.js"
 import { playbooksView } from "../playbooks/playbooksProjection.js"
+import { Views } from "../ports/Views.js"
 import { decodeInput } from "./decodeInput.js"
 import { type Operation, permissionsOf } from "./Operation.js"
 import type { OperationServices } from "./OperationServices.js"
@@ -36,7 +36,9 @@ export interface OperationAnswer {
 const lacking = (operation: Operation, caller: Caller): Rejection | undefined => {
   const needed = permissionsOf(operation)
   if (needed.length === 0 || needed.some((permission) => caller.holds(permission))) return undefined
-  return forbidden(`${operation.name} needs the permission ${needed.join(" or ")}, which this credential does not hold.`)
+  return forbidden(
+    `${operation.name} needs the permission ${needed.join(" or ")}, which this credential does not hold.`
+  )
 }
 
 /** Reads the playbook a call acts in, refusing what the caller may not reach and commands in a retired one. */
@@ -48,14 +50,18 @@ const playbookOf = (
 ): Effect.Effect<PlaybookRecord, Rejection, Views> =>
   Effect.gen(function* () {
     if (id === undefined) return yield* Effect.fail(notFound("Name the playbook this operation acts in."))
-    if (!caller.mayAccess(id)) return yield* Effect.fail(forbidden(`This credential may not act on the playbook ${id}.`))
+    if (!caller.mayAccess(id))
+      return yield* Effect.fail(forbidden(`This credential may not act on the playbook ${id}.`))
     const views = yield* Views
     const found = yield* storeToRejection(views.get({ view: playbooksView, partition: org, id }))
     if (Option.isNone(found)) return yield* Effect.fail(notFound(`The org ${org} has no playbook ${id}.`))
     const playbook = found.value.data as PlaybookRecord
     if (operation.kind === "command" && playbook.status === "retired")
       return yield* Effect.fail(
-        conflict(`The playbook ${id} is retired; restore it with restore_playbook before changing anything in it.`, "retired")
+        conflict(
+          `The playbook ${id} is retired; restore it with restore_playbook before changing anything in it.`,
+          "retired"
+        )
       )
     return playbook
   })

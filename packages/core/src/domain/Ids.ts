@@ -22,7 +22,8 @@ const playbookIdRule = "must be 3 to 48 lowercase letters, digits and hyphens, b
 /** A UUID, any version, in lowercase or uppercase hex. */
 export const Uuid = Schema.String.pipe(
   Schema.filter(
-    (value) => /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value) || "must be a UUID",
+    (value) =>
+      /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value) || "must be a UUID",
     { jsonSchema: { format: "uuid" } }
   )
 )

@@ -14,7 +14,8 @@ export const guides: ReadonlyArray<Guide> = [
   {
     name: "start",
     title: "Start here",
-    description: "Where an agent begins: what a playbook is made of, what a workflow owns, and which guide each task needs.",
+    description:
+      "Where an agent begins: what a playbook is made of, what a workflow owns, and which guide each task needs.",
     text: startGuide
   },
   {

@@ -10,5 +10,8 @@ export const storeToRejection = <A, E, R>(
     effect,
     (error): error is StoreUnavailable =>
       typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "StoreUnavailable",
-    () => Effect.fail(reject("unavailable", "The runtime's store cannot serve right now; try again shortly.", { retryAfter: 1 }))
+    () =>
+      Effect.fail(
+        reject("unavailable", "The runtime's store cannot serve right now; try again shortly.", { retryAfter: 1 })
+      )
   ) as Effect.Effect<A, Exclude<E, StoreUnavailable> | Rejection, R>

@@ -20,7 +20,8 @@ export const changePlaybook = (
 ): Effect.Effect<PlaybookRecord, Rejection, Ledger | Ids> =>
   Effect.gen(function* () {
     const missing = notFound(`The org ${org} has no playbook ${id}.`)
-    if (!caller.mayAccess(id)) return yield* Effect.fail(forbidden(`This credential may not act on the playbook ${id}.`))
+    if (!caller.mayAccess(id))
+      return yield* Effect.fail(forbidden(`This credential may not act on the playbook ${id}.`))
     const { state } = yield* runDecider<PlaybookRecord | undefined, Rejection, never>({
       stream: playbookStream(org, id),
       initial: undefined,

@@ -14,8 +14,12 @@ export const checkPage = (source: string, pointer: string): ReadonlyArray<Pick<I
   })
   if (issues.length > 0) return issues
   const contents = document.contents
-  if (contents !== null && !(contents && typeof contents === "object" && "items" in contents && !Array.isArray(document.toJS())))
+  if (
+    contents !== null &&
+    !(contents && typeof contents === "object" && "items" in contents && !Array.isArray(document.toJS()))
+  )
     return [{ pointer, detail: "Line 1, column 1: a page is a YAML mapping of its keys." }]
-  if (contents === null) return [{ pointer, detail: "Line 1, column 1: a page is a YAML mapping of its keys; this one is empty." }]
+  if (contents === null)
+    return [{ pointer, detail: "Line 1, column 1: a page is a YAML mapping of its keys; this one is empty." }]
   return []
 }

@@ -5,9 +5,12 @@ const codePoints = (value: string): number => [...value].length
 
 /** A playbook's name: 1 to 100 characters, kept without the whitespace around it. */
 export const PlaybookName = Schema.Trim.pipe(
-  Schema.filter((name) => (name.length > 0 && codePoints(name) <= 100) || "must be 1 to 100 characters, not all whitespace", {
-    jsonSchema: { minLength: 1, maxLength: 100 }
-  }),
+  Schema.filter(
+    (name) => (name.length > 0 && codePoints(name) <= 100) || "must be 1 to 100 characters, not all whitespace",
+    {
+      jsonSchema: { minLength: 1, maxLength: 100 }
+    }
+  ),
   Schema.annotations({ description: "The playbook's name: 1 to 100 characters.", examples: ["Finance"] })
 )
 

@@ -13,7 +13,8 @@ export const readPlaybook = (
   caller: Caller
 ): Effect.Effect<PlaybookRecord, Rejection, Views> =>
   Effect.gen(function* () {
-    if (!caller.mayAccess(id)) return yield* Effect.fail(forbidden(`This credential may not act on the playbook ${id}.`))
+    if (!caller.mayAccess(id))
+      return yield* Effect.fail(forbidden(`This credential may not act on the playbook ${id}.`))
     const views = yield* Views
     const found = yield* storeToRejection(views.get({ view: playbooksView, partition: org, id }))
     if (Option.isNone(found)) return yield* Effect.fail(notFound(`The org ${org} has no playbook ${id}.`))

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer } from "effect"
+import { RuntimeConfig } from "../config/RuntimeConfig.js"
 import { Caller } from "../domain/Caller.js"
 import { allPermissions } from "../domain/Permission.js"
 import { type Rejection, reject } from "../domain/Rejection.js"
-import { RuntimeConfig } from "../config/RuntimeConfig.js"
 
 /** What a request carries that may identify its caller. */
 export interface Credential {
@@ -39,7 +39,8 @@ export class Authenticator extends Context.Tag("@runledger/core/Authenticator")<
         authenticate: (credential: Credential) => {
           if (credential.bearer !== undefined) {
             const key = keys.get(credential.bearer)
-            if (key === undefined) return Effect.fail(unauthenticated("The credential is not one this runtime accepts."))
+            if (key === undefined)
+              return Effect.fail(unauthenticated("The credential is not one this runtime accepts."))
             return Effect.succeed(
               new Caller({
                 id: `key:${key.name}`,

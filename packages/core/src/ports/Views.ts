@@ -30,10 +30,7 @@ export interface Projection {
 }
 
 /** Every inline projection the runtime runs; the stores apply them on append and on rebuild. */
-export class Projections extends Context.Tag("@runledger/core/Projections")<
-  Projections,
-  ReadonlyArray<Projection>
->() {}
+export class Projections extends Context.Tag("@runledger/core/Projections")<Projections, ReadonlyArray<Projection>>() {}
 
 /** Pages through a partition of a view in sort order (then id), after an exclusive bound. */
 export interface ViewListing {

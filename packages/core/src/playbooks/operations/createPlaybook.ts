@@ -43,7 +43,9 @@ export const createPlaybook = declare({
   handle: (input, { caller, org, origin }) =>
     Effect.gen(function* () {
       if (!caller.mayAccess(input.playbook))
-        return yield* Effect.fail(forbidden(`This credential may only create the playbooks on its list; ${input.playbook} is not on it.`))
+        return yield* Effect.fail(
+          forbidden(`This credential may only create the playbooks on its list; ${input.playbook} is not on it.`)
+        )
       const created: PlaybookCreated = {
         playbook: input.playbook,
         name: input.name,

@@ -21,4 +21,3 @@ export const getPlaybook = declare({
     `The playbook “${playbook.name}” (${playbook.id}) is ${playbook.status}${playbook.page ? " and has a page" : ""}.`,
   handle: (input, { caller, org }) => readPlaybook(org, input.playbook, caller)
 })
-
