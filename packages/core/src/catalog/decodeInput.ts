@@ -9,6 +9,9 @@ export const pointerSegment = (segment: PropertyKey): string =>
 export const pointerOf = (path: ReadonlyArray<PropertyKey>, prefix = ""): string =>
   prefix + path.map((segment) => `/${pointerSegment(segment)}`).join("")
 
+/** Whether a pointer lies strictly under another: the deeper issue says more than a union's "expected undefined". */
+const isUnder = (pointer: string, parent: string): boolean => pointer.startsWith(`${parent}/`)
+
 /** The words of one issue, with the field it is about first. */
 const wordsOf = (issue: ParseResult.ArrayFormatterIssue): string => {
   const field = issue.path.length === 0 ? "The input" : issue.path.map(String).join(", then ")
@@ -38,5 +41,5 @@ export const decodeInput = <A, I>(
     seen.add(key)
     errors.push(error)
   }
-  return Either.left(invalidInput(errors))
+  return Either.left(invalidInput(errors.filter((error) => !errors.some((other) => isUnder(other.pointer, error.pointer)))))
 }

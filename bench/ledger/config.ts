@@ -1,0 +1,52 @@
+/** The benchmark's settings, from the environment, with defaults that keep a full run within a few minutes. */
+export interface BenchConfig {
+  /** BENCH_SCALE: above 1 multiplies the appends per stream, below 1 shrinks the number of streams (quick runs). */
+  readonly scale: number
+  /** BENCH_REPS: interleaved repetitions per figure (at least 3). */
+  readonly reps: number
+  /** Streams each append workload writes to. */
+  readonly streams: number
+  /** Appends of one fact per stream in the 1-fact workloads. */
+  readonly singleAppendsPerStream: number
+  /** Appends of a batch per stream in the batch workload. */
+  readonly batchAppendsPerStream: number
+  /** Facts per batch in the batch workload. */
+  readonly batchSize: number
+  /** BENCH_APPENDERS: concurrent appenders of the Postgres concurrency row (0 leaves the row out). */
+  readonly appenders: number
+  /** Facts per page when reading everything back in global order. */
+  readonly pageSize: number
+  /** DATABASE_URL: where the Postgres store and the baseline write. */
+  readonly databaseUrl: string
+  /** BENCH_POSTGRES=0 skips Postgres (memory only). */
+  readonly postgres: boolean
+  /** BENCH_STRICT=1 exits with 1 when a target is missed. */
+  readonly strict: boolean
+}
+
+const positive = (name: string, raw: string | undefined, fallback: number): number => {
+  if (raw === undefined || raw === "") return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`)
+  return value
+}
+
+/** Reads the settings from `env`. */
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): BenchConfig => {
+  const scale = positive("BENCH_SCALE", env.BENCH_SCALE, 1)
+  const grow = Math.max(1, scale)
+  const shrink = Math.min(1, scale)
+  return {
+    scale,
+    reps: Math.max(3, Math.round(positive("BENCH_REPS", env.BENCH_REPS, 5))),
+    streams: Math.max(10, Math.round(1_000 * shrink)),
+    singleAppendsPerStream: Math.max(1, Math.round(5 * grow)),
+    batchAppendsPerStream: Math.max(1, Math.round(2 * grow)),
+    batchSize: 10,
+    appenders: env.BENCH_APPENDERS === "0" ? 0 : Math.round(positive("BENCH_APPENDERS", env.BENCH_APPENDERS, 4)),
+    pageSize: 1_000,
+    databaseUrl: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    postgres: env.BENCH_POSTGRES !== "0",
+    strict: env.BENCH_STRICT === "1"
+  }
+}

@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+
+const root = new URL("../../", import.meta.url).pathname
+
+/** Every TypeScript source file under a folder. */
+const sources = (folder: string): Array<string> =>
+  readdirSync(folder).flatMap((entry) => {
+    const path = join(folder, entry)
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : []
+  })
+
+/** The modules a source file imports. */
+const importsOf = (path: string): Array<string> =>
+  [...readFileSync(path, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((match) => match[1])
+
+/** What each package may import besides relative paths and node builtins. */
+const allowed: Record<string, RegExp> = {
+  core: /^(effect|yaml|ajv|vitest)(\/|$)/,
+  "store-memory": /^(effect|@runledger\/core)(\/|$)/,
+  "store-postgres": /^(effect|@effect\/(sql|sql-pg|platform|experimental)|@runledger\/core|pg)(\/|$)/,
+  "adapter-http": /^(effect|@effect\/(platform|platform-node)|@runledger\/core)(\/|$)/,
+  "adapter-mcp": /^(effect|@modelcontextprotocol\/(server|core)|@runledger\/core|zod)(\/|$)/
+}
+
+describe("the direction of dependencies", () => {
+  for (const [pkg, pattern] of Object.entries(allowed))
+    it(`${pkg} imports only what it may: never an adapter or a store it does not own`, () => {
+      const offending = sources(join(root, pkg, "src")).flatMap((path) =>
+        importsOf(path)
+          .filter((module) => !module.startsWith(".") && !module.startsWith("node:") && !pattern.test(module))
+          .map((module) => `${path.slice(root.length)} imports ${module}`)
+      )
+      expect(offending).toEqual([])
+    })
+})
