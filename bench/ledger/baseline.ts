@@ -4,19 +4,20 @@ import type { Contender } from "./contender.js"
 import { partition } from "./workload.js"
 
 /**
- * The Postgres floor: the same rows as the ledger's (id, stream, position, type, data and metadata as JSON) by
- * plain INSERTs into a table with only a primary key: one statement per append (multi-row for a batch), each
- * its own autocommit transaction, through the same driver. Reads select all rows by id order, page by page.
+ * The Postgres floor: the same rows as the ledger's (its columns and types: id, type, stream, position, data and
+ * metadata as jsonb) by plain INSERTs into a table with only an identity primary key: one statement per append
+ * (multi-row for a batch), each its own autocommit transaction, through the same driver. Reads select every row
+ * in primary-key order, page by page (keyset), the same columns.
  */
 export const postgresBaseline = (sql: PgClient, schema: string) =>
   Effect.gen(function* () {
     const table = sql`${sql(schema)}.baseline_facts`
     yield* sql`CREATE TABLE ${table} (
       global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      id uuid NOT NULL,
-      stream text NOT NULL,
+      id text COLLATE "C" NOT NULL,
+      type text COLLATE "C" NOT NULL,
+      stream text COLLATE "C" NOT NULL,
       position integer NOT NULL,
-      type text NOT NULL,
       data jsonb NOT NULL,
       metadata jsonb NOT NULL
     )`
@@ -43,13 +44,15 @@ export const postgresBaseline = (sql: PgClient, schema: string) =>
             ),
           { concurrency: appenders, discard: true }
         ),
+      // global_position is selected as is (a bigint arrives as a string): a `::text` alias of the same name
+      // would make ORDER BY sort the text.
       readAll: (pageSize) =>
         Effect.gen(function* () {
           let from = 0
           let count = 0
           while (true) {
             const page = yield* sql<{ global_position: string }>`
-              SELECT global_position, id, stream, position, type, data, metadata FROM ${table}
+              SELECT id, type, stream, position, global_position, data, metadata FROM ${table}
               WHERE global_position > ${from} ORDER BY global_position LIMIT ${pageSize}`
             count += page.length
             if (page.length < pageSize) return count

@@ -1,3 +1,9 @@
+/** How many appends each stream gets in the 1-fact workloads and in the batch workload. */
+export interface AppendsPerStream {
+  readonly single: number
+  readonly batch: number
+}
+
 /** The benchmark's settings, from the environment, with defaults that keep a full run within a few minutes. */
 export interface BenchConfig {
   /** BENCH_SCALE: above 1 multiplies the appends per stream, below 1 shrinks the number of streams (quick runs). */
@@ -6,10 +12,13 @@ export interface BenchConfig {
   readonly reps: number
   /** Streams each append workload writes to. */
   readonly streams: number
-  /** Appends of one fact per stream in the 1-fact workloads. */
-  readonly singleAppendsPerStream: number
-  /** Appends of a batch per stream in the batch workload. */
-  readonly batchAppendsPerStream: number
+  /** Appends per stream on Postgres: of one fact (1-fact workloads) and of a batch (batch workload). */
+  readonly postgresAppends: AppendsPerStream
+  /**
+   * Appends per stream on memory: more than on Postgres (memory is ~1,000× faster), so that a repetition lasts
+   * long enough (hundreds of milliseconds) to be timed.
+   */
+  readonly memoryAppends: AppendsPerStream
   /** Facts per batch in the batch workload. */
   readonly batchSize: number
   /** BENCH_APPENDERS: concurrent appenders of the Postgres concurrency row (0 leaves the row out). */
@@ -40,8 +49,8 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): BenchConfig =>
     scale,
     reps: Math.max(3, Math.round(positive("BENCH_REPS", env.BENCH_REPS, 5))),
     streams: Math.max(10, Math.round(1_000 * shrink)),
-    singleAppendsPerStream: Math.max(1, Math.round(5 * grow)),
-    batchAppendsPerStream: Math.max(1, Math.round(2 * grow)),
+    postgresAppends: { single: Math.round(grow), batch: Math.round(grow) },
+    memoryAppends: { single: Math.round(20 * grow), batch: Math.round(5 * grow) },
     batchSize: 10,
     appenders: env.BENCH_APPENDERS === "0" ? 0 : Math.round(positive("BENCH_APPENDERS", env.BENCH_APPENDERS, 4)),
     pageSize: 1_000,

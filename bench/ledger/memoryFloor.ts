@@ -1,34 +1,38 @@
-import type { Fact } from "@runledger/core"
+import type { NewFact } from "@runledger/core"
 import { Effect } from "effect"
 import type { Contender } from "./contender.js"
 
 /**
- * The memory floor: the same facts placed (stream, position, global position) and pushed into a plain array,
- * a Map of stream versions and a Map by id, the expected version checked; no Effect per append, no projections.
+ * The memory floor: the same facts pushed as they are into a plain array and a Map by id, with a Map of stream
+ * versions to check the expected version: no Effect per append, no copy to place a fact, no projections;
+ * reads wrap each fact with its position, page by page.
  */
 export const memoryFloor = (): Contender => {
-  const facts: Array<Fact> = []
+  const facts: Array<NewFact> = []
   const versions = new Map<string, number>()
-  const byId = new Map<string, Fact>()
+  const byId = new Map<string, NewFact>()
   return {
     append: (workload) =>
       Effect.sync(() => {
         for (const { stream, expected, facts: batch } of workload.appends) {
-          let version = versions.get(stream) ?? 0
+          const version = versions.get(stream) ?? 0
           if (expected !== "any" && expected !== version) throw new Error(`floor: ${stream} is at ${version}`)
           for (const fact of batch) {
-            version += 1
-            const placed = { ...fact, metadata: { ...fact.metadata, stream, position: version, global_position: facts.length + 1 } }
-            facts.push(placed)
-            byId.set(placed.id, placed)
+            facts.push(fact)
+            byId.set(fact.id, fact)
           }
-          versions.set(stream, version)
+          versions.set(stream, version + batch.length)
         }
       }),
     readAll: (pageSize) =>
       Effect.sync(() => {
         let count = 0
-        for (let from = 0; from < facts.length; from += pageSize) count += facts.slice(from, from + pageSize).length
+        for (let from = 0; from < facts.length; from += pageSize) {
+          const page: Array<{ fact: NewFact; position: string }> = []
+          for (let index = from; index < Math.min(facts.length, from + pageSize); index++)
+            page.push({ fact: facts[index]!, position: String(index + 1) })
+          count += page.length
+        }
         return count
       })
   }

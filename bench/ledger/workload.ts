@@ -16,7 +16,7 @@ export interface Workload {
 const factTypes = ["step_started", "tool_called", "tool_returned", "step_completed", "note_recorded"]
 
 /** A fact as a run would record it: ~300 bytes of JSON across data and metadata. */
-const makeFact = (stream: string, runId: string, index: number, at: number): NewFact => {
+const makeFact = (runId: string, index: number, at: number): NewFact => {
   const id = uuidv7(at, randomBytes(10))
   const type = factTypes[index % factTypes.length]!
   return {
@@ -54,11 +54,13 @@ export const makeWorkload = (label: string, streams: number, appendsPerStream: n
     for (let s = 0; s < streams; s++) {
       const stream = `org/bench/runs/${label}-${runs[s]}`
       const facts = Array.from({ length: batchSize }, (_, i) =>
-        makeFact(stream, runs[s]!, round * batchSize + i, start + appends.length)
+        makeFact(runs[s]!, round * batchSize + i, start + appends.length)
       )
       appends.push({ stream, expected: round * batchSize, facts })
     }
-  return { label, batchSize, appends, facts: streams * appendsPerStream * batchSize }
+  // Through JSON, as facts arrive from a request: flat strings and plain objects, not the builder's concatenations.
+  const parsed = JSON.parse(JSON.stringify(appends)) as ReadonlyArray<StreamAppend>
+  return { label, batchSize, appends: parsed, facts: streams * appendsPerStream * batchSize }
 }
 
 /**

@@ -1,7 +1,7 @@
-import { CreatePlaybookInputForTests, decodeInput } from "./decodeFixture.js"
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { CreatePlaybookInputForTests, decodeInput } from "./decodeFixture.js"
 
 describe("decodeInput", () => {
   it("never throws, and every refusal carries JSON pointers that exist in or under the input", () => {
@@ -12,13 +12,14 @@ describe("decodeInput", () => {
           if (Either.isLeft(result)) {
             expect(result.left.reason).toBe("invalid_input")
             expect(result.left.errors?.length).toBeGreaterThan(0)
-            for (const error of result.left.errors ?? []) expect(error.pointer === "" || error.pointer.startsWith("/")).toBe(true)
+            for (const error of result.left.errors ?? [])
+              expect(error.pointer === "" || error.pointer.startsWith("/")).toBe(true)
           } else {
             expect(typeof result.right.playbook).toBe("string")
           }
         }
       }),
-      { numRuns: 5_000 }
+      { numRuns: 1_500 }
     )
   })
 })

@@ -15,7 +15,10 @@ const touch: Operation = declare({
   kind: "command",
   scope: "playbook",
   route: { method: "POST", path: "/touch" },
-  input: Schema.Struct({ count: Schema.Number, nested: Schema.optional(Schema.Struct({ list: Schema.Array(Schema.String) })) }),
+  input: Schema.Struct({
+    count: Schema.Number,
+    nested: Schema.optional(Schema.Struct({ list: Schema.Array(Schema.String) }))
+  }),
   output: Schema.Struct({ playbook: Schema.String, count: Schema.Number }),
   permission: "playbook:write",
   served: { http: true, mcp: ["root", "playbook"] },

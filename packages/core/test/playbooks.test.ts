@@ -11,7 +11,9 @@ const output = (result: Either.Either<{ output: unknown }, unknown>): any => {
   if (Either.isLeft(result)) throw new Error(`refused: ${JSON.stringify(result.left)}`)
   return result.right.output
 }
-const refusal = (result: Either.Either<unknown, { reason: string; kind?: string; errors?: ReadonlyArray<{ pointer: string }> }>) => {
+const refusal = (
+  result: Either.Either<unknown, { reason: string; kind?: string; errors?: ReadonlyArray<{ pointer: string }> }>
+) => {
   if (Either.isRight(result)) throw new Error("expected a refusal")
   return result.left
 }
@@ -26,7 +28,11 @@ describe("playbooks", () => {
   it("creates a playbook, active and empty, trimming its name and description", async () => {
     fixture = makeRuntime()
     const created = output(
-      await fixture.call("full", "create_playbook", { playbook: "finance", name: "  Finance  ", description: " Books " })
+      await fixture.call("full", "create_playbook", {
+        playbook: "finance",
+        name: "  Finance  ",
+        description: " Books "
+      })
     )
     expect(created).toMatchObject({
       id: "finance",
@@ -189,17 +195,17 @@ describe("playbooks", () => {
       "forbidden"
     )
     output(await fixture.call("limited", "create_playbook", { playbook: "finance", name: "Finance" }))
-    expect(output(await fixture.call("limited", "list_playbooks", {})).playbooks.map((p: { id: string }) => p.id)).toEqual(
-      ["finance"]
-    )
+    expect(
+      output(await fixture.call("limited", "list_playbooks", {})).playbooks.map((p: { id: string }) => p.id)
+    ).toEqual(["finance"])
     expect(refusal(await fixture.call("limited", "get_playbook", { playbook: "hr-team" })).reason).toBe("forbidden")
     expect(refusal(await fixture.call("reader", "create_playbook", { playbook: "sales", name: "Sales" })).reason).toBe(
       "forbidden"
     )
     expect(output(await fixture.call("reader", "get_playbook", { playbook: "finance" })).id).toBe("finance")
-    expect(refusal(await fixture.call("other-org", "get_playbook", { playbook: "finance" }, { org: "acme" })).reason).toBe(
-      "forbidden"
-    )
+    expect(
+      refusal(await fixture.call("other-org", "get_playbook", { playbook: "finance" }, { org: "acme" })).reason
+    ).toBe("forbidden")
   })
 
   it("rebuilds the playbooks view from the facts to the same documents", async () => {

@@ -4,16 +4,24 @@ import {
   type Caller,
   dispatch,
   findOperation,
+  type Formats,
   type OperationAnswer,
   RunLedger,
+  type Rejection,
   type RuntimeSettings
 } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Effect, Either, Layer, ManagedRuntime } from "effect"
+import { Effect, type Either, Layer, ManagedRuntime } from "effect"
+import { echoFormats } from "./echoFormat.js"
 
 /** Keys every core test may use: a full key, a read-only key and a key limited to two playbooks. */
 export const testKeys: ReadonlyArray<ApiKeyConfig> = [
-  { key: "full", name: "build-bot", org: "acme", permissions: ["org:read", "org:write", "playbook:read", "playbook:write"] },
+  {
+    key: "full",
+    name: "build-bot",
+    org: "acme",
+    permissions: ["org:read", "org:write", "playbook:read", "playbook:write"]
+  },
   { key: "reader", name: "reader", org: "acme", permissions: ["org:read", "playbook:read"] },
   {
     key: "limited",
@@ -26,9 +34,9 @@ export const testKeys: ReadonlyArray<ApiKeyConfig> = [
 ]
 
 /** A runtime on the memory store with the test keys, and helpers to call operations as a key. */
-export const makeRuntime = (settings: Partial<RuntimeSettings> = {}) => {
+export const makeRuntime = (settings: Partial<RuntimeSettings> = {}, formats: Layer.Layer<Formats> = echoFormats) => {
   const runtime = ManagedRuntime.make(
-    Layer.merge(RunLedger.layer({ localMode: false, apiKeys: testKeys, ...settings }), MemoryStore.layer)
+    Layer.merge(RunLedger.layer({ localMode: false, apiKeys: testKeys, ...settings }, formats), MemoryStore.layer)
   )
   const callerOf = (key: string): Promise<Caller> =>
     runtime.runPromise(Effect.flatMap(Authenticator, (auth) => auth.authenticate({ bearer: key, loopback: true })))
@@ -37,7 +45,9 @@ export const makeRuntime = (settings: Partial<RuntimeSettings> = {}) => {
     operation: string,
     input: unknown,
     more: { org?: string; playbook?: string } = {}
-  ): Promise<Either.Either<OperationAnswer, { reason: string; kind?: string; errors?: ReadonlyArray<{ pointer: string }> }>> => {
+  ): Promise<
+    Either.Either<OperationAnswer, { reason: string; kind?: string; errors?: ReadonlyArray<{ pointer: string }> }>
+  > => {
     const caller = await callerOf(key)
     const found = findOperation(operation)
     if (found === undefined) throw new Error(`no operation ${operation}`)

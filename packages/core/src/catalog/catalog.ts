@@ -1,3 +1,14 @@
+import { createDefinition } from "../definitions/operations/createDefinition.js"
+import { getDefinition } from "../definitions/operations/getDefinition.js"
+import { listDefinitions } from "../definitions/operations/listDefinitions.js"
+import { pauseDefinition } from "../definitions/operations/pauseDefinition.js"
+import { restoreDefinition } from "../definitions/operations/restoreDefinition.js"
+import { resumeDefinition } from "../definitions/operations/resumeDefinition.js"
+import { retireDefinition } from "../definitions/operations/retireDefinition.js"
+import { updateDefinition } from "../definitions/operations/updateDefinition.js"
+import { getEvent } from "../events/operations/getEvent.js"
+import { getRunHistory } from "../events/operations/getRunHistory.js"
+import { listPlaybookEvents } from "../events/operations/listPlaybookEvents.js"
 import { getGuide } from "../guides/getGuide.js"
 import { createPlaybook } from "../playbooks/operations/createPlaybook.js"
 import { getPlaybook } from "../playbooks/operations/getPlaybook.js"
@@ -6,6 +17,10 @@ import { renderPlaybookPage } from "../playbooks/operations/renderPlaybookPage.j
 import { restorePlaybook } from "../playbooks/operations/restorePlaybook.js"
 import { retirePlaybook } from "../playbooks/operations/retirePlaybook.js"
 import { updatePlaybook } from "../playbooks/operations/updatePlaybook.js"
+import { cancelRun } from "../runs/operations/cancelRun.js"
+import { getRun } from "../runs/operations/getRun.js"
+import { listRuns } from "../runs/operations/listRuns.js"
+import { runDefinition } from "../runs/operations/runDefinition.js"
 import type { Operation } from "./Operation.js"
 
 /** Every operation the runtime serves, each declared once; both adapters are built from this list. */
@@ -17,6 +32,21 @@ export const catalog: ReadonlyArray<Operation> = [
   retirePlaybook,
   restorePlaybook,
   renderPlaybookPage,
+  createDefinition,
+  listDefinitions,
+  getDefinition,
+  updateDefinition,
+  pauseDefinition,
+  resumeDefinition,
+  retireDefinition,
+  restoreDefinition,
+  runDefinition,
+  getRun,
+  listRuns,
+  cancelRun,
+  getRunHistory,
+  listPlaybookEvents,
+  getEvent,
   getGuide
 ]
 

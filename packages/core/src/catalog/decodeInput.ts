@@ -41,5 +41,7 @@ export const decodeInput = <A, I>(
     seen.add(key)
     errors.push(error)
   }
-  return Either.left(invalidInput(errors.filter((error) => !errors.some((other) => isUnder(other.pointer, error.pointer)))))
+  return Either.left(
+    invalidInput(errors.filter((error) => !errors.some((other) => isUnder(other.pointer, error.pointer))))
+  )
 }

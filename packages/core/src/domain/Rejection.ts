@@ -1,10 +1,11 @@
 import { Schema } from "effect"
 
 /** One issue of a refused input: where it is (a JSON pointer) and what is wrong there. */
-export class InputIssue extends Schema.Class<InputIssue>("InputIssue")({
+export const InputIssue = Schema.Struct({
   pointer: Schema.String,
   detail: Schema.String
-}) {}
+}).annotations({ identifier: "InputIssue" })
+export type InputIssue = typeof InputIssue.Type
 
 /** The reasons a caller can be refused with, each with its HTTP status. */
 export const ReasonStatus = {
@@ -59,7 +60,7 @@ export const reject = (
 /** `invalid_input` with one issue per pointer; the detail joins the issues' words. */
 export const invalidInput = (issues: ReadonlyArray<{ pointer: string; detail: string }>, kind?: string): Rejection =>
   reject("invalid_input", issues.map((issue) => issue.detail).join(" ") || "The input does not fit.", {
-    errors: issues.map((issue) => new InputIssue(issue)),
+    errors: issues.map(({ pointer, detail }) => ({ pointer, detail })),
     ...(kind === undefined ? {} : { kind })
   })
 

@@ -1,9 +1,11 @@
 import { Layer } from "effect"
+import { definitionsProjection } from "../definitions/definitionsProjection.js"
 import { playbooksProjection } from "../playbooks/playbooksProjection.js"
 import { Projections } from "../ports/Views.js"
+import { runsProjection } from "../runs/runsProjection.js"
 
 /** Every inline projection of the core, as the stores apply them. */
-export const coreProjections = [playbooksProjection]
+export const coreProjections = [playbooksProjection, definitionsProjection, runsProjection]
 
 /** The core's projections as the service the stores need. */
 export const ProjectionsLive = Layer.succeed(Projections, coreProjections)

@@ -1,8 +1,7 @@
 import { Effect, Schema } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { RuntimeConfig } from "../../config/RuntimeConfig.js"
-import { storeToRejection } from "../../ledger/unavailable.js"
-import { Views } from "../../ports/Views.js"
+import { readPartition } from "../../ledger/readPartition.js"
 import { studioLink } from "../../studio/studioLink.js"
 import { PlaybookRecord, withoutPage } from "../PlaybookRecord.js"
 import { playbooksView } from "../playbooksProjection.js"
@@ -20,9 +19,6 @@ export const PlaybookList = Schema.Struct({
   playbooks: Schema.Array(PlaybookRecord),
   welcome: Schema.optional(Schema.String)
 }).annotations({ identifier: "PlaybookList" })
-
-/** How many playbook documents a list reads at a time. */
-const pageSize = 500
 
 /** list_playbooks: the playbooks the caller may access, retired ones only when asked for. */
 export const listPlaybooks = declare({
@@ -45,17 +41,7 @@ export const listPlaybooks = declare({
   relay: (list) => list.welcome,
   handle: (input, { caller, org, origin }) =>
     Effect.gen(function* () {
-      const views = yield* Views
-      const all: Array<PlaybookRecord> = []
-      let after: { sort: string; id: string } | undefined
-      for (;;) {
-        const page = yield* storeToRejection(
-          views.list(playbooksView, org, { direction: "ascending", limit: pageSize, ...(after ? { after } : {}) })
-        )
-        for (const doc of page) all.push(doc.data as PlaybookRecord)
-        if (page.length < pageSize) break
-        after = { sort: page[page.length - 1].sort, id: page[page.length - 1].id }
-      }
+      const all = (yield* readPartition(playbooksView, org)).map((doc) => doc.data as PlaybookRecord)
       const playbooks = all
         .filter((playbook) => caller.mayAccess(playbook.id))
         .filter((playbook) => input.include_retired === true || playbook.status === "active")

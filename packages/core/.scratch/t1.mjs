@@ -1,0 +1,28 @@
+import { newQuickJSWASMModuleFromVariant, DefaultIntrinsics } from "quickjs-emscripten-core"
+import variant from "@jitl/quickjs-wasmfile-release-sync"
+let t0 = performance.now()
+const mod = await newQuickJSWASMModuleFromVariant(variant)
+console.log("module load ms", performance.now() - t0)
+const rt = mod.newRuntime()
+rt.setMemoryLimit(256 * 1024 * 1024)
+rt.setMaxStackSize(1024 * 1024)
+let count = 0
+rt.setInterruptHandler(() => { count++; return count > 20000 })
+t0 = performance.now()
+const ctx = rt.newContext({ intrinsics: { ...DefaultIntrinsics, Promise: false } })
+console.log("ctx ms", performance.now() - t0)
+const show = (code) => { count = 0; const t = performance.now(); const r = ctx.evalCode(code); let v; if (r.error) { v = ["ERR", ctx.dump(r.error)]; r.error.dispose() } else { v = ctx.dump(r.value); r.value.dispose() } console.log(JSON.stringify(code).slice(0,60), "=>", JSON.stringify(v)?.slice(0,300), "count", count, "ms", (performance.now()-t).toFixed(1)) }
+show("typeof console + typeof Promise + typeof Intl + typeof WeakRef + typeof setTimeout + typeof FinalizationRegistry + typeof eval + typeof Function + typeof Math.random")
+show("Object.getOwnPropertyNames(globalThis).join(',')")
+show("let i=0; while(true){i++}")
+show("let i=0; for(;i<1e6;i++){}; i")
+show("let i=0; for(;i<1e6;i++){}; i")
+show("function f(n){return n===0?0:1+f(n-1)}; f(1e6)")
+show("function g(n){return n===0?0:1+g(n-1)}; let d=0; try { (function h(){ d++; h() })() } catch(e) { } d")
+show("'x'.repeat(2**28).length")
+show("const a=[]; for(let i=0;i<1e8;i++) a.push({i}); a.length")
+show("new Array(1e9).fill(0).length")
+show("[1,2,3].toSorted((a,b)=>b-a).join() + typeof Map.groupBy + typeof Object.groupBy + typeof new Set().union + typeof Iterator")
+show("new Date(2026,0,1).getHours()")
+show("/(a+)+$/.test('a'.repeat(40)+'b')")
+show("JSON.stringify({a:1n})")

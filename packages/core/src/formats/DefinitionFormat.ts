@@ -1,0 +1,73 @@
+import { Context, type Effect, type Either } from "effect"
+import type { DefinitionType } from "../definitions/DefinitionType.js"
+import type { Rejection } from "../domain/Rejection.js"
+
+/**
+ * One problem a source document has, reported under `/source` as `Line L, column C: at <pointer>: <message>`
+ * (function-formats.md §1.3). Line and column are 1-based, columns in Unicode code points.
+ */
+export interface SourceIssue {
+  readonly line: number
+  readonly column: number
+  /** A JSON pointer into the front matter as parsed, or `/body` for the body. */
+  readonly pointer: string
+  readonly message: string
+}
+
+/** What a format reads from a source document: the parts a definition shows and a run needs. */
+export interface ReadDocument {
+  readonly description?: string
+  /** The document's `input.schema`, as a JSON Schema. */
+  readonly inputSchema?: unknown
+  /** The document's `output.schema` (or the schema of its `output.shape`). */
+  readonly outputSchema?: unknown
+  /** The output shape the document names, shown as `details.shape`. */
+  readonly shape?: "table" | "series" | "asset"
+  /** The `page` key, kept as written until pages are designed (decision F10). */
+  readonly page?: unknown
+  /** Non-blocking findings, each as `Line L, column C: at <pointer>: <message>`. */
+  readonly warnings: ReadonlyArray<string>
+  /** Whether a run finishes after the request that starts it (workflows, interactions that ask a person). */
+  readonly finishesLater: boolean
+  /** Whether a run may call tools (lookup, reasoning with tools, interaction with call). */
+  readonly callsTools: boolean
+}
+
+/** A run a format carries out: the version's source, the input, and the run's recorded start time. */
+export interface FormatRun {
+  readonly runId: string
+  readonly source: string
+  readonly version: number
+  readonly input: unknown
+  /** The run's start in milliseconds since the epoch: the clock a program sees. */
+  readonly startedAt: number
+}
+
+/** How a run a format carried out ended, or that it goes on after the request. */
+export type FormatEnding =
+  | { readonly _tag: "Succeeded"; readonly output: unknown; readonly record: unknown }
+  | { readonly _tag: "Rejected"; readonly rejection: Rejection; readonly record?: unknown }
+  | { readonly _tag: "Started" }
+
+/**
+ * A definition type's format: how its documents are read and checked at save, and how its runs are carried out.
+ * `read` is pure and runs at every save and every run; `checkAtSave` runs only at save (the computation checker).
+ */
+export interface DefinitionFormat {
+  readonly type: DefinitionType
+  readonly read: (source: string) => Either.Either<ReadDocument, ReadonlyArray<SourceIssue>>
+  /** Further issues found at save; `unavailable` when the checker cannot serve. */
+  readonly checkAtSave: (source: string, document: ReadDocument) => Effect.Effect<ReadonlyArray<SourceIssue>, Rejection>
+  /** Carries out a run whose input passed the runtime's size and depth bounds; checks the input schema itself. */
+  readonly run: (run: FormatRun) => Effect.Effect<FormatEnding>
+}
+
+/** The formats this runtime implements, by type; a type without one is refused at save as `unavailable`. */
+export class Formats extends Context.Tag("@runledger/core/Formats")<
+  Formats,
+  ReadonlyMap<DefinitionType, DefinitionFormat>
+>() {}
+
+/** The words of one issue under `/source`. */
+export const sourceIssueWords = (issue: SourceIssue): string =>
+  `Line ${issue.line}, column ${issue.column}: at ${issue.pointer}: ${issue.message}`

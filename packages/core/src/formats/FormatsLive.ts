@@ -1,0 +1,10 @@
+import { Effect, Layer } from "effect"
+import { Sandbox } from "../ports/Sandbox.js"
+import { computationFormat } from "./computation/computationFormat.js"
+import { Formats } from "./DefinitionFormat.js"
+
+/** The formats this runtime implements, by type; for now computation, on the `Sandbox` it is given. */
+export const FormatsLive: Layer.Layer<Formats, never, Sandbox> = Layer.effect(
+  Formats,
+  Effect.map(Sandbox, (sandbox) => new Map([["computation", computationFormat(sandbox)]]))
+)

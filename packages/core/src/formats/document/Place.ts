@@ -1,0 +1,18 @@
+/**
+ * What one mapping of a front matter takes: its keys, each either a nested mapping with keys of its own or a
+ * value the type checks itself (`"value"`), the keys it requires, and words for keys refused on purpose.
+ * A format describes its whole front matter with one `Place`; the envelope refuses every other key.
+ */
+export interface Place {
+  readonly keys: { readonly [key: string]: Place | "value" }
+  readonly required?: ReadonlyArray<string>
+  /** Keys other types take but this place refuses, with the reason shown after the usual words. */
+  readonly refused?: { readonly [key: string]: string }
+}
+
+/** Escapes one key as a JSON pointer segment (RFC 6901). */
+export const pointerSegment = (key: string | number): string => String(key).replaceAll("~", "~0").replaceAll("/", "~1")
+
+/** The pointer of a path of keys and indexes. */
+export const pointerOf = (path: ReadonlyArray<string | number>): string =>
+  path.map((key) => `/${pointerSegment(key)}`).join("")

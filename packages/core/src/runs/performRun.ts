@@ -1,0 +1,159 @@
+import { type Cause, Clock, Effect } from "effect"
+import type { DefinitionRecord } from "../definitions/DefinitionRecord.js"
+import { formatOf } from "../definitions/readSource.js"
+import type { Caller } from "../domain/Caller.js"
+import { conflict, type Rejection, reject } from "../domain/Rejection.js"
+import type { FormatEnding, Formats } from "../formats/DefinitionFormat.js"
+import { placeFacts } from "../ledger/decide.js"
+import { storeToRejection } from "../ledger/unavailable.js"
+import { Ids } from "../ports/Ids.js"
+import { Ledger } from "../ports/Ledger.js"
+import { canonicalDigest } from "./canonicalDigest.js"
+import { foldRun } from "./foldRun.js"
+import type { RunState } from "./RunRecord.js"
+import { rejectionOfRun, retryDecision } from "./retryDecision.js"
+import { type RunStarted, runStream } from "./runFacts.js"
+
+/** A run to perform: the definition as it stands, the input, the run id and who asked. */
+export interface RunCommand {
+  readonly org: string
+  readonly playbook: string
+  readonly definition: DefinitionRecord
+  readonly input: unknown
+  readonly runId: string
+  readonly caller: Caller
+}
+
+/** The most bytes a run's output and record may hold together as JSON. */
+export const outputAndRecordBound = 1_048_576
+
+/** How often a run is decided again when another request under its id moved it at the same moment. */
+const attempts = 5
+
+/** The facts of a run's stream, and the run they fold into. */
+const loadRun = (stream: string) =>
+  Effect.map(storeToRejection(Effect.flatMap(Ledger, (ledger) => ledger.readStream(stream))), (facts) => ({
+    facts,
+    run: facts.reduce(foldRun, undefined),
+    version: facts.length === 0 ? 0 : facts[facts.length - 1].metadata.position
+  }))
+
+/** The ending fact of a format's ending, holding the output and record to the shared bound. */
+const endingDraft = (ending: Exclude<FormatEnding, { _tag: "Started" }>) => {
+  if (ending._tag === "Succeeded") {
+    const bytes = new TextEncoder().encode(JSON.stringify({ output: ending.output, record: ending.record })).length
+    if (bytes <= outputAndRecordBound + 20)
+      return { type: "run_succeeded", data: { output: ending.output, record: ending.record } }
+    return {
+      type: "run_rejected",
+      data: {
+        reason: "conflict",
+        kind: "unworkable",
+        detail: "The run's output and record together hold more than 1 MiB as JSON."
+      }
+    }
+  }
+  const { rejection, record } = ending
+  if (rejection.reason === "internal")
+    return { type: "run_failed", data: { incident: rejection.extras?.incident, detail: rejection.detail } }
+  return {
+    type: "run_rejected",
+    data: {
+      reason: rejection.reason,
+      detail: rejection.detail,
+      ...(rejection.kind === undefined ? {} : { kind: rejection.kind }),
+      ...(rejection.because === undefined ? {} : { because: rejection.because }),
+      ...(rejection.errors === undefined
+        ? {}
+        : { issues: rejection.errors.map(({ pointer, detail }) => ({ pointer, detail })) }),
+      ...(record === undefined ? {} : { record })
+    }
+  }
+}
+
+/**
+ * Performs a run under its id as "Retrying under a run id" says: a new id starts a run; an id that names a run of
+ * another definition or input is `conflict`; otherwise the run's ending decides whether to answer it, refuse as it
+ * ended, or run a new attempt. A run that ends within the request is carried out here and its ending recorded.
+ * Returns the run as it stands, or fails with the rejection it ended with.
+ */
+export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejection, Ledger | Ids | Formats> =>
+  Effect.gen(function* () {
+    const { definition, runId, caller } = command
+    const stream = runStream(command.org, command.playbook, runId)
+    const digest = canonicalDigest(command.input)
+    const format = yield* formatOf(definition.type)
+    const ledger = yield* Ledger
+    for (let round = 0; round < attempts; round++) {
+      const { facts, run, version } = yield* loadRun(stream)
+      if (run !== undefined) {
+        if (run.type !== definition.type || run.name !== definition.name)
+          return yield* Effect.fail(
+            conflict(`The run id ${runId} names a run of the ${run.type} definition ${run.name}; use a new run id.`)
+          )
+        if (run.input_sha256 !== digest)
+          return yield* Effect.fail(conflict(`The run id ${runId} was used with another input; use a new run id.`))
+        const decision = retryDecision(run, facts)
+        if (decision._tag === "Answer") return run
+        if (decision._tag === "Refuse") return yield* Effect.fail(decision.rejection)
+      }
+      const started: RunStarted = {
+        input: command.input,
+        input_sha256: digest,
+        calls_tools: definition.calls_tools,
+        finishes_later: definition.finishes_later,
+        started_by: run?.started_by ?? caller.reference,
+        attempt: (run?.attempts ?? 0) + 1,
+        ...(definition.details?.shape === undefined ? {} : { output_shape: definition.details.shape })
+      }
+      const metadata = {
+        run_id: runId,
+        definition: { type: definition.type, name: definition.name, version: definition.version },
+        correlation_id: runId
+      }
+      const [startFact] = yield* placeFacts([{ type: "run_started", data: started, metadata }], caller.id)
+      const appended = yield* storeToRejection(ledger.append([{ stream, expected: version, facts: [startFact] }])).pipe(
+        Effect.map((result) => result.facts[0]),
+        Effect.catchTag("VersionConflict", () => Effect.succeed(undefined))
+      )
+      if (appended === undefined) continue
+      const startedRun = foldRun(run, appended)!
+      const ending = yield* format
+        .run({
+          runId,
+          source: definition.source,
+          version: definition.version,
+          input: command.input,
+          startedAt: Date.parse(appended.metadata.at)
+        })
+        .pipe(Effect.catchAllCause((cause) => recordFailure(cause)))
+      if (ending._tag === "Started") return startedRun
+      const [endFact] = yield* placeFacts(
+        [{ ...endingDraft(ending), metadata: { ...metadata, causation_id: appended.id } }],
+        caller.id
+      )
+      const ended = yield* storeToRejection(ledger.append([{ stream, expected: "any", facts: [endFact] }])).pipe(
+        Effect.catchTag("VersionConflict", (error) => Effect.die(error))
+      )
+      const final = ended.facts.reduce(foldRun, startedRun)!
+      if (final.status !== "succeeded") return yield* Effect.fail(rejectionOfRun(final))
+      return final
+    }
+    return yield* Effect.fail(
+      conflict(`Another request under the run id ${runId} moved the run at the same moment; send it again.`)
+    )
+  })
+
+/** A defect inside a format becomes the run's failure, logged once with its incident id. */
+const recordFailure = (cause: Cause.Cause<unknown>): Effect.Effect<FormatEnding, never, Ids> =>
+  Effect.gen(function* () {
+    const ids = yield* Ids
+    const incident = yield* ids.uuidv7(yield* Clock.currentTimeMillis)
+    yield* Effect.logError(`incident ${incident}: a run failed inside the runtime`, cause)
+    return {
+      _tag: "Rejected",
+      rejection: reject("internal", `The runtime broke while it ran this run; the incident is ${incident}.`, {
+        extras: { incident }
+      })
+    } as const
+  })

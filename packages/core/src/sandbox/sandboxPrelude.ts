@@ -1,0 +1,133 @@
+/** The file name QuickJS gives the program, so error stacks name its lines. */
+export const programFile = "main.js"
+
+/** The property of the object handed to the wrapped program where its default export is put. */
+export const entryName = "__runledger_entry__"
+
+/**
+ * The script every context evaluates before the program (function-formats.md §1.9). It removes what a program
+ * may not reach (`eval`, `Function` and every code-generating constructor, `Math.random`, `Promise`, `WeakRef`,
+ * `FinalizationRegistry`, shared memory), pins `Date` to the run's start and makes local-time forms raise
+ * `TypeError`, then gives back the runner: `(factory, inputJson) => "J<json>" | "U<why not JSON>" | "O<length>" | "M" (no default export) | "E<line>\n<error>"`.
+ * The runner captures every intrinsic it uses first, so a program that rewrites prototypes cannot mislead it.
+ */
+export const sandboxPrelude = `(function (pinnedNow, maxOutputChars) {
+  "use strict";
+  const g = globalThis;
+  const apply = Reflect.apply, construct = Reflect.construct, getProto = Object.getPrototypeOf;
+  const keys = Object.keys, define = Object.defineProperty, hasOwn = Object.prototype.hasOwnProperty;
+  const getOwn = Object.getOwnPropertyDescriptor, isArray = Array.isArray, finite = Number.isFinite;
+  const stringify = JSON.stringify, parse = JSON.parse, exec = RegExp.prototype.exec, toText = String;
+  const ObjectProto = Object.prototype, ArrayProto = Array.prototype, ErrorProto = Error.prototype;
+  const RealDate = Date, DateProto = Date.prototype, getTime = Date.prototype.getTime;
+  const refuse = (words) => function () { throw new TypeError(words); };
+  const kinds = [
+    [DateProto, "a Date"], [Map.prototype, "a Map"], [Set.prototype, "a Set"], [WeakMap.prototype, "a WeakMap"],
+    [WeakSet.prototype, "a WeakSet"], [RegExp.prototype, "a RegExp"], [Boolean.prototype, "a boxed boolean"],
+    [Number.prototype, "a boxed number"], [String.prototype, "a boxed string"], [Symbol.prototype, "a boxed symbol"],
+    [BigInt.prototype, "a boxed BigInt"], [getProto(Int8Array.prototype), "a typed array"],
+    [ArrayBuffer.prototype, "an ArrayBuffer"], [DataView.prototype, "a DataView"], [ErrorProto, "an Error"]
+  ];
+  for (const name of ["eval", "Function", "Promise", "WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics"]) {
+    delete g[name];
+  }
+  delete Math.random;
+  const noCode = refuse("generated code is not available: the program may read only its argument");
+  for (const made of [function () {}, function* () {}, async function () {}, async function* () {}]) {
+    define(getProto(made), "constructor", { value: noCode, writable: false, configurable: false });
+  }
+  const dateOnly = /^[+-]?\\d{4,6}-\\d{2}-\\d{2}$/;
+  const withOffset = /^[+-]?\\d{4,6}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$/i;
+  const dateText = (text) => {
+    if (apply(exec, dateOnly, [text]) === null && apply(exec, withOffset, [text]) === null) {
+      throw new TypeError("a date-time without Z or an offset reads the local time zone; write one, or a date alone");
+    }
+    return text;
+  };
+  const SandboxDate = function Date(value) {
+    if (new.target === undefined) throw new TypeError("Date() without new reads the local time; use new Date().toISOString()");
+    if (arguments.length > 1) {
+      throw new TypeError("new Date(year, month, ...) reads the local time zone; use new Date(Date.UTC(year, month, ...))");
+    }
+    const time = arguments.length === 0 ? pinnedNow
+      : typeof value === "string" ? dateText(value)
+      : value instanceof RealDate ? apply(getTime, value, []) : value;
+    return construct(RealDate, [time], new.target);
+  };
+  define(SandboxDate, "prototype", { value: DateProto, writable: false });
+  define(DateProto, "constructor", { value: SandboxDate, writable: true, configurable: true });
+  define(SandboxDate, "now", { value: function now() { return pinnedNow; }, writable: true, configurable: true });
+  define(SandboxDate, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
+  define(SandboxDate, "parse", { value: function parse(text) { return RealDate.parse(dateText(toText(text))); }, writable: true, configurable: true });
+  for (const name of ["getFullYear", "getMonth", "getDate", "getDay", "getHours", "getMinutes", "getSeconds",
+    "getMilliseconds", "getTimezoneOffset", "getYear", "setFullYear", "setMonth", "setDate", "setHours", "setMinutes",
+    "setSeconds", "setMilliseconds", "setYear", "toString", "toDateString", "toTimeString", "toLocaleString",
+    "toLocaleDateString", "toLocaleTimeString"]) {
+    define(DateProto, name, { value: refuse("Date." + name + " reads the local time zone; use the UTC methods and toISOString()"), writable: true, configurable: true });
+  }
+  define(g, "Date", { value: SandboxDate, writable: true, configurable: true });
+  const named = (key) => apply(exec, /^[A-Za-z_$][A-Za-z0-9_$]*$/, [key]) === null ? "[" + stringify(key) + "]" : "." + key;
+  const kindOf = (proto) => {
+    for (let index = 0; index < kinds.length; index++) if (kinds[index][0] === proto) return kinds[index][1];
+    const maker = getOwn(proto, "constructor");
+    const name = maker !== undefined && typeof maker.value === "function" ? maker.value.name : "";
+    return typeof name === "string" && name !== "" ? "an instance of " + name : "an object with a prototype";
+  };
+  const ancestors = [];
+  const inspect = (value, path, depth) => {
+    switch (typeof value) {
+      case "string": case "boolean": return undefined;
+      case "number": return finite(value) ? undefined : path + " holds " + (value !== value ? "NaN" : value > 0 ? "Infinity" : "-Infinity");
+      case "undefined": return path + " holds undefined";
+      case "bigint": return path + " holds a BigInt";
+      case "symbol": return path + " holds a symbol";
+      case "function": return path + " holds a function";
+    }
+    if (value === null) return undefined;
+    if (depth > 512) return path + " nests deeper than 512 levels";
+    for (let index = 0; index < depth - 1; index++) if (ancestors[index] === value) return path + " holds a cycle: a value that contains itself";
+    const proto = getProto(value);
+    if (isArray(value) ? proto !== ArrayProto : proto !== ObjectProto && proto !== null) return path + " holds " + kindOf(proto);
+    ancestors[depth - 1] = value;
+    if (isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        if (!apply(hasOwn, value, [index])) return path + "[" + index + "] is a hole in the list";
+        const found = inspect(value[index], path + "[" + index + "]", depth + 1);
+        if (found !== undefined) return found;
+      }
+    } else {
+      const names = keys(value);
+      for (let index = 0; index < names.length; index++) {
+        const found = inspect(value[names[index]], path + named(names[index]), depth + 1);
+        if (found !== undefined) return found;
+      }
+    }
+    ancestors[depth - 1] = undefined;
+    return undefined;
+  };
+  const describe = (error) => {
+    if (typeof error !== "object" || error === null) {
+      return typeof error === "function" || typeof error === "symbol" ? "a " + typeof error : toText(error);
+    }
+    const name = typeof error.name === "string" ? error.name : "Error";
+    const message = typeof error.message === "string" ? error.message : "";
+    const stack = typeof error.stack === "string" ? error.stack : "";
+    const at = apply(exec, /${programFile}:(\\d+)/, [stack]);
+    return (at === null ? "" : at[1]) + "\\n" + name + (message === "" ? "" : ": " + message);
+  };
+  return function run(factory, inputJson) {
+    try {
+      const entry = { main: undefined };
+      factory(entry);
+      const main = entry.main;
+      if (typeof main !== "function") return "M";
+      const output = apply(main, undefined, [parse(inputJson)]);
+      const problem = inspect(output, "$", 1);
+      if (problem !== undefined) return "U" + problem;
+      const text = stringify(output);
+      return text.length > maxOutputChars ? "O" + text.length : "J" + text;
+    } catch (error) {
+      return "E" + describe(error);
+    }
+  };
+})`

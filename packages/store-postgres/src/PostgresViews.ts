@@ -1,0 +1,60 @@
+import type { PgClient } from "@effect/sql-pg/PgClient"
+import { type Projection, type ViewDoc, Views } from "@runledger/core"
+import { Effect, Option } from "effect"
+import { type FactRow, factColumns, toFact } from "./factRows.js"
+import { projectFacts } from "./projectFacts.js"
+import type { Tables } from "./Tables.js"
+import { unavailable } from "./unavailable.js"
+
+/** How many facts a rebuild folds per batch. */
+const rebuildBatch = 1000
+
+/**
+ * The views on PostgreSQL: documents in `runledger_views`, listed in (sort, id) order under the `"C"` collation
+ * (JavaScript's string order). A rebuild locks the table against appends' projections, deletes every document and
+ * folds every fact of a projected type in global order, in batches, in one transaction.
+ */
+export const makeViews = (sql: PgClient, tables: Tables, projections: ReadonlyArray<Projection>) => {
+  const projectedTypes = [...new Set(projections.flatMap((projection) => projection.types))]
+
+  const rebuild = Effect.gen(function* () {
+    yield* sql`LOCK TABLE ${tables.views} IN EXCLUSIVE MODE`
+    yield* sql`DELETE FROM ${tables.views}`
+    let after: FactRow | undefined
+    for (;;) {
+      const rows: ReadonlyArray<FactRow> = yield* sql<FactRow>`SELECT ${factColumns(sql)} FROM ${tables.facts}
+        WHERE type = ANY(${projectedTypes}::text[])
+          AND ${after === undefined ? sql`true` : sql`(tx, global_position) > (${after.tx}::xid8, ${after.global_position}::bigint)`}
+        ORDER BY tx, global_position
+        LIMIT ${rebuildBatch}`
+      if (rows.length === 0) return
+      yield* projectFacts(sql, tables, projections, rows.map(toFact))
+      after = rows[rows.length - 1]
+    }
+  })
+
+  return Views.of({
+    get: (key) =>
+      sql<ViewDoc>`SELECT id, sort, data FROM ${tables.views}
+        WHERE view = ${key.view} AND partition = ${key.partition} AND id = ${key.id}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        unavailable("reading a view document")
+      ),
+    list: (view, partition, listing) => {
+      const ascending = listing.direction === "ascending"
+      const after = listing.after
+      return sql<ViewDoc>`SELECT id, sort, data FROM ${tables.views}
+        WHERE view = ${view} AND partition = ${partition}
+          AND ${
+            after === undefined
+              ? sql`true`
+              : ascending
+                ? sql`(sort, id) > (${after.sort}, ${after.id})`
+                : sql`(sort, id) < (${after.sort}, ${after.id})`
+          }
+        ORDER BY ${ascending ? sql`sort, id` : sql`sort DESC, id DESC`}
+        LIMIT ${Math.max(0, Math.floor(listing.limit))}`.pipe(unavailable("listing a view"))
+    },
+    rebuild: sql.withTransaction(rebuild).pipe(unavailable("rebuilding the views"))
+  })
+}

@@ -1,0 +1,100 @@
+import type { SqlError } from "@effect/sql/SqlError"
+import type { PgClient } from "@effect/sql-pg/PgClient"
+import { type LedgerWakeup, StoreUnavailable } from "@runledger/core"
+import { Data, Deferred, Effect, Option, PubSub, Ref, Schedule, Schema, type Scope, Stream } from "effect"
+
+/**
+ * The ledger's wake-ups on PostgreSQL. An append NOTIFYs the store's channel inside its transaction (delivered at
+ * commit) and wakes this instance's subscribers directly after the commit; one LISTEN connection per instance
+ * carries other instances' appends to every subscriber through a PubSub.
+ */
+export interface Wakeups {
+  readonly subscribe: Stream.Stream<LedgerWakeup>
+  /** Queues the NOTIFY of an append; PostgreSQL sends it when the caller's transaction commits. */
+  readonly notify: (streams: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
+  /** Wakes this instance's subscribers, after a commit. */
+  readonly publish: (streams: ReadonlyArray<string>) => Effect.Effect<void>
+}
+
+/** What a notification carries: the instance that sent it and the streams appended to (none for a heartbeat). */
+const Message = Schema.parseJson(Schema.Struct({ origin: Schema.String, streams: Schema.Array(Schema.String) }))
+
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
+const payloadLimit = 7900
+
+/** The LISTEN connection stopped delivering this instance's own heartbeats. */
+class ListenLost extends Data.TaggedError("ListenLost") {}
+
+/** Splits an append's streams into NOTIFY payloads under PostgreSQL's size limit. */
+const payloads = (origin: string, streams: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const result: Array<string> = []
+  let batch: Array<string> = []
+  for (const stream of new Set(streams)) {
+    const grown = JSON.stringify({ origin, streams: [...batch, stream] })
+    if (batch.length > 0 && Buffer.byteLength(grown) > payloadLimit) {
+      result.push(JSON.stringify({ origin, streams: batch }))
+      batch = [stream]
+    } else batch.push(stream)
+  }
+  if (batch.length > 0) result.push(JSON.stringify({ origin, streams: batch }))
+  return result
+}
+
+/**
+ * Starts listening on the schema's channel for the life of the scope. A heartbeat (a NOTIFY this instance sends
+ * itself) proves the LISTEN connection delivers; when it stops, the connection is replaced with backoff. The
+ * effect returns once the first heartbeat came back, so no append after it goes unheard.
+ */
+export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeups, StoreUnavailable, Scope.Scope> =>
+  Effect.gen(function* () {
+    const channel = `runledger_${schema}`
+    const origin = crypto.randomUUID()
+    const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<LedgerWakeup>(), PubSub.shutdown)
+    const ready = yield* Deferred.make<void>()
+    const pong = yield* Ref.make(yield* Deferred.make<void>())
+
+    const received = (payload: string) =>
+      Option.match(Schema.decodeUnknownOption(Message)(payload), {
+        onNone: () => Effect.void,
+        onSome: (message) =>
+          message.origin === origin
+            ? Effect.flatMap(Ref.get(pong), (deferred) => Deferred.succeed(deferred, undefined))
+            : message.streams.length === 0
+              ? Effect.void
+              : PubSub.publish(pubsub, { streams: message.streams })
+      })
+
+    const heartbeat = Effect.gen(function* () {
+      const deferred = yield* Deferred.make<void>()
+      yield* Ref.set(pong, deferred)
+      yield* sql`SELECT pg_notify(${channel}, ${JSON.stringify({ origin, streams: [] })})`
+      yield* Deferred.await(deferred).pipe(
+        Effect.timeoutFail({ duration: "250 millis", onTimeout: () => new ListenLost() })
+      )
+    }).pipe(
+      Effect.retry({ times: 20 }),
+      Effect.zipRight(Deferred.succeed(ready, undefined)),
+      Effect.repeat(Schedule.spaced("10 seconds"))
+    )
+
+    yield* Effect.raceFirst(Stream.runForEach(sql.listen(channel), received), heartbeat).pipe(
+      Effect.tapErrorCause((cause) => Effect.logWarning("RunLedger: LISTEN connection lost; reconnecting", cause)),
+      Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))),
+      Effect.forkScoped
+    )
+    yield* Deferred.await(ready).pipe(
+      Effect.timeoutFail({
+        duration: "15 seconds",
+        onTimeout: () => new StoreUnavailable({ detail: `PostgreSQL did not deliver notifications on ${channel}` })
+      })
+    )
+
+    return {
+      subscribe: Stream.fromPubSub(pubsub),
+      notify: (streams) =>
+        Effect.forEach(payloads(origin, streams), (payload) => sql`SELECT pg_notify(${channel}, ${payload})`, {
+          discard: true
+        }),
+      publish: (streams) => Effect.asVoid(PubSub.publish(pubsub, { streams }))
+    }
+  })

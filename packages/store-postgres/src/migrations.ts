@@ -1,0 +1,63 @@
+import * as Migrator from "@effect/sql/Migrator"
+import { SqlClient } from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { PgClient } from "@effect/sql-pg/PgClient"
+import { Effect } from "effect"
+import { LockNamespace, lockKeys } from "./advisoryLocks.js"
+import type { Tables } from "./Tables.js"
+
+/**
+ * The store's migrations, in order. Text columns that are compared or sorted use `COLLATE "C"` so PostgreSQL
+ * orders them as JavaScript compares strings; `tx` is the appending transaction's id, the first half of the
+ * global order.
+ */
+const migrations = (sql: PgClient, tables: Tables) =>
+  Migrator.fromRecord({
+    "1_ledger": Effect.gen(function* () {
+      yield* sql`CREATE TABLE ${tables.facts} (
+        global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        id text COLLATE "C" NOT NULL,
+        type text COLLATE "C" NOT NULL,
+        stream text COLLATE "C" NOT NULL,
+        position integer NOT NULL,
+        data jsonb NOT NULL,
+        metadata jsonb NOT NULL,
+        CONSTRAINT runledger_facts_id_key UNIQUE (id),
+        CONSTRAINT runledger_facts_stream_position_key UNIQUE (stream, position)
+      )`
+      yield* sql`CREATE INDEX runledger_facts_order ON ${tables.facts} (tx, global_position)`
+      yield* sql`CREATE INDEX runledger_facts_type_order ON ${tables.facts} (type, tx, global_position)`
+      yield* sql`CREATE INDEX runledger_facts_correlation_order
+        ON ${tables.facts} ((metadata->>'correlation_id'), tx, global_position)`
+      yield* sql`CREATE TABLE ${tables.views} (
+        view text COLLATE "C" NOT NULL,
+        partition text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        sort text COLLATE "C" NOT NULL,
+        data jsonb NOT NULL,
+        PRIMARY KEY (view, partition, id)
+      )`
+      yield* sql`CREATE INDEX runledger_views_sorted ON ${tables.views} (view, partition, sort, id)`
+    })
+  })
+
+/**
+ * Brings the schema up to date. The schema and the migrator's table are created first under an advisory lock,
+ * so instances starting together do not race to create them; the migrator then locks its table while it runs.
+ */
+export const migrate = (sql: PgClient, tables: Tables): Effect.Effect<void, SqlError | Migrator.MigrationError> =>
+  Effect.gen(function* () {
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* lockKeys(sql, LockNamespace.migrations, [tables.schema])
+        yield* sql`CREATE SCHEMA IF NOT EXISTS ${sql(tables.schema)}`
+        yield* sql`CREATE TABLE IF NOT EXISTS ${sql(tables.migrations)} (
+          migration_id integer PRIMARY KEY,
+          created_at timestamp with time zone NOT NULL DEFAULT now(),
+          name text NOT NULL
+        )`
+      })
+    )
+    yield* Migrator.make({})({ loader: migrations(sql, tables), table: tables.migrations })
+  }).pipe(Effect.provideService(SqlClient, sql))

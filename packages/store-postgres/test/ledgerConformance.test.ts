@@ -1,0 +1,7 @@
+import { ledgerConformance } from "@runledger/core/testing"
+import { PostgresLedger } from "@runledger/store-postgres"
+import { postgresSuite } from "./postgresSuite.js"
+
+postgresSuite("ledger conformance", "alongside", ({ url, schema }) => {
+  ledgerConformance("postgres", PostgresLedger.layer({ url, schema }))
+})

@@ -1,0 +1,5 @@
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { readFileSync } from "node:fs"
+const doc = JSON.parse(readFileSync("/tmp/doc.json", "utf8"))
+const r = await new Validator().validate(doc)
+console.log(r)
