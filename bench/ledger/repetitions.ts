@@ -32,7 +32,12 @@ const runStep = (step: Step, rep: number, pair: Pair, pageSize: number, expected
         samples.push({ step: step.name, rep, side, facts: workload.facts, seconds })
       } else {
         const [facts, seconds] = yield* timed(contender.readAll(pageSize))
-        const problem = facts === expectedRead ? undefined : `read ${facts} of the ${expectedRead} facts appended`
+        const problem =
+          facts === expectedRead
+            ? undefined
+            : facts > expectedRead
+              ? `read ${facts} facts, ${expectedRead} appended: it repeated facts`
+              : `read ${facts} facts, ${expectedRead} appended: it skipped facts (or a transaction open elsewhere held back its horizon)`
         samples.push({ step: step.name, rep, side, facts, seconds, ...(problem === undefined ? {} : { problem }) })
       }
     }

@@ -80,7 +80,15 @@ export const listen = (handler: WebHandler, options: { readonly port: number; re
         // The rest of a body the handler did not read (a refused one) is discarded, so the client reads the answer.
         if (!incoming.complete) incoming.removeAllListeners("data").resume()
       })
-      handler(toRequest(incoming, url, aborted.signal), { remoteAddress: incoming.socket.remoteAddress })
+      let request: Request
+      try {
+        request = toRequest(incoming, url, aborted.signal)
+      } catch {
+        // A method the Fetch standard forbids (TRACE, TRACK) makes no web-standard request.
+        return bare(outgoing, 405)
+      }
+      Promise.resolve()
+        .then(() => handler(request, { remoteAddress: incoming.socket.remoteAddress }))
         .then((response) => writeResponse(response, outgoing))
         .catch(() => bare(outgoing, 500))
     })

@@ -39,7 +39,23 @@ const path = fc.oneof(
     .tuple(
       segment(fc.oneof(fc.constantFrom("local", "acme", "other"), printable(8))),
       segment(playbookId),
-      fc.constantFrom("", "/retire", "/restore", "/render", "/touch", "/nothing", "/")
+      fc.constantFrom(
+        "",
+        "/retire",
+        "/restore",
+        "/render",
+        "/touch",
+        "/nothing",
+        "/",
+        "/definitions/workflow",
+        "/definitions/computation/daily",
+        "/definitions/workflow/daily/run",
+        "/runs",
+        "/runs/0199a3c4-7d2e-7c1a-9b3f-2f1e0d9c8b7a",
+        "/runs/not-a-run/history",
+        "/events",
+        "/events/x"
+      )
     )
     .map(([org, playbook, tail]) => `/v1/orgs/${org}/playbooks${tail === "/" ? "" : `/${playbook}${tail}`}`),
   fc.constantFrom(

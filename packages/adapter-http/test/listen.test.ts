@@ -63,6 +63,20 @@ describe("listen and mounts", () => {
     expect((await fetch(`${server.url}/v1/orgs/local/playbooks`)).status).toBe(200)
   })
 
+  test("a method no web-standard request can carry gets a bare 405, and the server goes on", async () => {
+    const { request } = await import("node:http")
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      request(`${server.url}/health`, { method: "TRACE", agent: false }, (response) => {
+        response.resume()
+        resolve(response.statusCode)
+      })
+        .on("error", reject)
+        .end()
+    )
+    expect(status).toBe(405)
+    expect((await fetch(`${server.url}/health`)).status).toBe(200)
+  })
+
   test("close stops the server", async () => {
     const other = await listen(toWebHandler(runtime), { port: 0 })
     expect((await fetch(`${other.url}/health`)).status).toBe(200)

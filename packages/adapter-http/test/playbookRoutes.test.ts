@@ -156,6 +156,22 @@ describe("the playbook routes in local mode", () => {
     expect((await post(`${base}/finance/touch`)).status).toBe(200)
   })
 
+  test("the core's playbook-scoped commands are refused in a retired playbook before their input is read", async () => {
+    await create("finance")
+    await post(`${base}/finance/retire`)
+    const facts = await server.factCount()
+    for (const path of [
+      "/definitions/workflow",
+      "/definitions/workflow/daily/run",
+      "/runs/0199a3c4-7d2e-7c1a-9b3f-2f1e0d9c8b7a/cancel"
+    ]) {
+      const response = await server.fetch(`${base}/finance${path}`, json("POST", {}))
+      expect(response.status, path).toBe(409)
+      expect(await response.json()).toMatchObject({ reason: "conflict", kind: "retired" })
+    }
+    expect(await server.factCount()).toBe(facts)
+  })
+
   test("an invalid playbook id is invalid_input at its pointer", async () => {
     const response = await server.fetch(base, json("POST", { playbook: "X", name: "n" }))
     expect(response.status).toBe(422)

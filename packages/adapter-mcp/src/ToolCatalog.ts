@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/server"
-import { annotationsOf, type Caller, type McpEndpoint, type Operation, permissionsOf } from "@runledger/core"
+import { annotationsOf, type Caller, type McpEndpoint, mayCall, type Operation } from "@runledger/core"
 import { type Endpoint, namesPlaybook } from "./Endpoint.js"
 import { inputSchemaOf } from "./inputSchemaOf.js"
 
@@ -17,23 +17,17 @@ export interface ToolCatalog {
 }
 
 /** The tool of an operation as an endpoint lists it: its name, words, argument schema and annotations. */
-const toolOf = (operation: Operation, takesPlaybook: boolean): CatalogTool => ({
+const toolOf = (operation: Operation, takesPlaybook: boolean, kind: McpEndpoint): CatalogTool => ({
   operation,
   takesPlaybook,
   tool: {
     name: operation.name,
     title: operation.title,
     description: operation.description,
-    inputSchema: inputSchemaOf(operation, takesPlaybook) as Tool["inputSchema"],
+    inputSchema: inputSchemaOf(operation, takesPlaybook, kind === "directory") as Tool["inputSchema"],
     annotations: annotationsOf(operation)
   }
 })
-
-/** Whether a caller holds one of the permissions an operation needs ("none" needs none). */
-const mayCall = (operation: Operation, caller: Caller): boolean => {
-  const needed = permissionsOf(operation)
-  return needed.length === 0 || needed.some((permission) => caller.holds(permission))
-}
 
 const endpointKinds: ReadonlyArray<McpEndpoint> = ["root", "org", "playbook", "directory"]
 
@@ -46,7 +40,7 @@ export const makeToolCatalog = (catalog: ReadonlyArray<Operation>): ToolCatalog 
     endpointKinds.map((kind) => {
       const tools = catalog
         .filter((operation) => operation.served.mcp.includes(kind))
-        .map((operation) => toolOf(operation, operation.scope === "playbook" && !namesPlaybook(kind)))
+        .map((operation) => toolOf(operation, operation.scope === "playbook" && !namesPlaybook(kind), kind))
       return [kind, tools] as const
     })
   )

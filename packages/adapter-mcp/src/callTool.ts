@@ -17,7 +17,13 @@ const callOf = (
   args: Record<string, unknown>
 ): Either.Either<OperationCall, Rejection> => {
   const { endpoint, caller, origin } = connection
-  const base = { operation, caller, origin, ...(endpoint.org === undefined ? {} : { org: endpoint.org }) }
+  const base = {
+    operation,
+    caller,
+    origin,
+    ...(endpoint.org === undefined ? {} : { org: endpoint.org }),
+    ...(endpoint.kind === "directory" ? { listing: "directory" as const } : {})
+  }
   if (!takesPlaybook)
     return Either.right({
       ...base,

@@ -18,6 +18,6 @@ export const incidentResult = (tool: string, cause: Cause.Cause<unknown>): Effec
         "internal",
         `Something went wrong inside the runtime while it ran ${tool}. Report the incident ${incident} to whoever runs it.`
       ),
-      `urn:uuid:${incident}`
+      `urn:runledger:incident:${incident}`
     )
   })

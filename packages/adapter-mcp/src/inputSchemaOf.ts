@@ -1,4 +1,4 @@
-import { type Operation, PlaybookId } from "@runledger/core"
+import { directoryHiddenTypes, type Operation, PlaybookId } from "@runledger/core"
 import { JSONSchema, SchemaAST } from "effect"
 import { inlineRefs, type JsonSchema } from "./inlineRefs.js"
 
@@ -24,12 +24,27 @@ const objectSchemaOf = (operation: Operation): JsonSchema => {
   return schema
 }
 
+/** The schema without the definition types the directory listing leaves out of a `type` argument. */
+const withoutHiddenTypes = (schema: JsonSchema): JsonSchema => {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+  const type = properties.type
+  if (type === undefined || !Array.isArray(type.enum)) return schema
+  return {
+    ...schema,
+    properties: {
+      ...properties,
+      type: { ...type, enum: type.enum.filter((value: unknown) => !directoryHiddenTypes.includes(value as never)) }
+    }
+  }
+}
+
 /**
- * The JSON Schema of a tool's arguments: the operation's input, and where the tool acts in a playbook the path does
- * not name, a required `playbook` argument first.
+ * The JSON Schema of a tool's arguments: the operation's input (on the directory listing without the definition
+ * types it leaves out), and where the tool acts in a playbook the path does not name, a required `playbook`
+ * argument first.
  */
-export const inputSchemaOf = (operation: Operation, withPlaybook: boolean): JsonSchema => {
-  const schema = objectSchemaOf(operation)
+export const inputSchemaOf = (operation: Operation, withPlaybook: boolean, onDirectory = false): JsonSchema => {
+  const schema = onDirectory ? withoutHiddenTypes(objectSchemaOf(operation)) : objectSchemaOf(operation)
   if (!withPlaybook) return schema
   const properties = (schema.properties ?? {}) as JsonSchema
   const required = (schema.required ?? []) as ReadonlyArray<string>

@@ -101,6 +101,14 @@ describe.each(kinds)("an MCP client (%s) on /mcp", (kind) => {
     expect(restored.structuredContent.status).toBe("active")
   })
 
+  it("passes the playbook argument of a tool that works inside a playbook as the playbook it acts in", async () => {
+    const listed = await agent.callTool("list_definitions", { playbook: "finance", type: "computation" })
+    expect(listed.isError).toBeFalsy()
+    expect(listed.structuredContent).toEqual({ definitions: [] })
+    const unknown = await agent.callTool("list_definitions", { playbook: "payroll", type: "computation" })
+    expect(problemOf(unknown)).toMatchObject({ reason: "not_found", detail: expect.stringContaining("payroll") })
+  })
+
   it("answers a refusal as isError with its words and problem document, and no structured content", async () => {
     const conflict = await agent.callTool("create_playbook", { playbook: "finance", name: "Again" })
     expect(conflict.isError).toBe(true)

@@ -92,6 +92,15 @@ describe("the MCP endpoints over HTTP, with API keys", () => {
     expect(tools.find((tool) => tool.name === "where_am_i")?.inputSchema.required).toEqual(["playbook", "words"])
     expect(tools.map((tool) => tool.name)).toContain("create_playbook")
     expect(client.instructions()).toContain("acts on the org its credential belongs to, acme")
+    const create = tools.find((tool) => tool.name === "create_definition")
+    expect((create?.inputSchema.properties as any).type.enum).not.toContain("generation")
+    expect((create?.inputSchema.properties as any).type.enum).toContain("computation")
+    await client.callTool("create_playbook", { playbook: "listing", name: "Listing" })
+    const hidden = await client.callTool("list_definitions", { playbook: "listing", type: "generation" })
+    expect(hidden.isError).toBe(true)
+    expect(JSON.parse((hidden.content as Array<{ text: string }>)[1].text)).toMatchObject({ reason: "not_found" })
+    const shown = await client.callTool("list_definitions", { playbook: "listing", type: "computation" })
+    expect(shown.isError).toBeFalsy()
     await client.close()
   })
 
@@ -159,9 +168,9 @@ describe("the MCP endpoints over HTTP, with API keys", () => {
     expect(problemOf(result)).toMatchObject({
       reason: "internal",
       status: 500,
-      instance: expect.stringMatching(/^urn:uuid:/)
+      instance: expect.stringMatching(/^urn:runledger:incident:/)
     })
-    expect(result.content[0].text).toContain(problemOf(result).instance.slice("urn:uuid:".length))
+    expect(result.content[0].text).toContain(problemOf(result).instance.slice("urn:runledger:incident:".length))
     expect((await client.callTool("slow_echo", { ms: 1 })).isError).toBeFalsy()
     await client.close()
   })

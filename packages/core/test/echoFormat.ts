@@ -11,7 +11,8 @@ export const echoFormat = (type: DefinitionFormat["type"], finishesLater = false
   read: (source) => {
     const lines = source.split("\n")
     const broken = lines.findIndex((line) => line === "BROKEN")
-    if (broken >= 0) return Either.left([{ line: broken + 1, column: 1, pointer: "/body", message: "this line is broken" }])
+    if (broken >= 0)
+      return Either.left([{ line: broken + 1, column: 1, pointer: "/body", message: "this line is broken" }])
     return Either.right({
       description: lines[0],
       warnings: [],
@@ -29,7 +30,11 @@ export const echoFormat = (type: DefinitionFormat["type"], finishesLater = false
     if (input?.flaky === true)
       return Effect.succeed({ _tag: "Rejected", rejection: reject("unavailable", "Not now.") } as const)
     if (input?.die === true) return Effect.die(new Error("the echo format broke"))
-    return Effect.succeed({ _tag: "Succeeded", output: { echo: run.input, at: run.startedAt }, record: { version: run.version } } as const)
+    return Effect.succeed({
+      _tag: "Succeeded",
+      output: { echo: run.input, at: run.startedAt },
+      record: { version: run.version }
+    } as const)
   }
 })
 

@@ -78,33 +78,63 @@ describe("runs", () => {
 
     it("another definition or another input under the same id is conflict", async () => {
       await ok("run_definition", { type: "computation", name: "echo", input: { a: 1 }, run_id: runId })
-      expect((await refused("run_definition", { type: "computation", name: "other", input: { a: 1 }, run_id: runId })).reason).toBe("conflict")
-      expect((await refused("run_definition", { type: "computation", name: "echo", input: { a: 2 }, run_id: runId })).reason).toBe("conflict")
+      expect(
+        (await refused("run_definition", { type: "computation", name: "other", input: { a: 1 }, run_id: runId })).reason
+      ).toBe("conflict")
+      expect(
+        (await refused("run_definition", { type: "computation", name: "echo", input: { a: 2 }, run_id: runId })).reason
+      ).toBe("conflict")
       expect((await runFacts(runId)).length).toBe(2)
     })
 
     it("rejected as invalid_input: returns the same rejection", async () => {
-      const first = await refused("run_definition", { type: "computation", name: "echo", input: { refuse: true }, run_id: runId })
+      const first = await refused("run_definition", {
+        type: "computation",
+        name: "echo",
+        input: { refuse: true },
+        run_id: runId
+      })
       expect(first.reason).toBe("invalid_input")
-      const again = await refused("run_definition", { type: "computation", name: "echo", input: { refuse: true }, run_id: runId })
+      const again = await refused("run_definition", {
+        type: "computation",
+        name: "echo",
+        input: { refuse: true },
+        run_id: runId
+      })
       expect([again.reason, again.errors]).toEqual([first.reason, first.errors])
       expect((await runFacts(runId)).length).toBe(2)
     })
 
     it("no final result (unavailable): runs again as a new attempt", async () => {
-      expect((await refused("run_definition", { type: "computation", name: "echo", input: { flaky: true }, run_id: runId })).reason).toBe("unavailable")
-      expect((await refused("run_definition", { type: "computation", name: "echo", input: { flaky: true }, run_id: runId })).reason).toBe("unavailable")
+      expect(
+        (await refused("run_definition", { type: "computation", name: "echo", input: { flaky: true }, run_id: runId }))
+          .reason
+      ).toBe("unavailable")
+      expect(
+        (await refused("run_definition", { type: "computation", name: "echo", input: { flaky: true }, run_id: runId }))
+          .reason
+      ).toBe("unavailable")
       const facts = await runFacts(runId)
       expect(facts.map((fact) => fact.type)).toEqual(["run_started", "run_rejected", "run_started", "run_rejected"])
       expect((facts[2].data as { attempt: number }).attempt).toBe(2)
     })
 
     it("no final result (failed inside the runtime): records run_failed, and runs again", async () => {
-      const failed = await refused("run_definition", { type: "computation", name: "echo", input: { die: true }, run_id: runId })
+      const failed = await refused("run_definition", {
+        type: "computation",
+        name: "echo",
+        input: { die: true },
+        run_id: runId
+      })
       expect(failed.reason).toBe("internal")
       expect((await ok("get_run", { run_id: runId })).status).toBe("failed")
       await refused("run_definition", { type: "computation", name: "echo", input: { die: true }, run_id: runId })
-      expect((await runFacts(runId)).map((fact) => fact.type)).toEqual(["run_started", "run_failed", "run_started", "run_failed"])
+      expect((await runFacts(runId)).map((fact) => fact.type)).toEqual([
+        "run_started",
+        "run_failed",
+        "run_started",
+        "run_failed"
+      ])
     })
 
     it("a new attempt runs on the latest version and records it", async () => {
@@ -139,7 +169,13 @@ describe("runs", () => {
                   id: "0199a3c4-7d2e-7c1a-9b3f-2f1e0d9c8b7b",
                   type: "run_rejected",
                   data: { reason: "cancelled", kind: "requested", detail: "No longer needed" },
-                  metadata: { correlation_id: runId, causation_id: facts[1].id, at: new Date().toISOString(), by: "runtime", run_id: runId }
+                  metadata: {
+                    correlation_id: runId,
+                    causation_id: facts[1].id,
+                    at: new Date().toISOString(),
+                    by: "runtime",
+                    run_id: runId
+                  }
                 }
               ]
             }
@@ -163,7 +199,8 @@ describe("runs", () => {
   })
 
   it("lists runs newest first, filtered and paged with cursors refused elsewhere", async () => {
-    for (let index = 0; index < 5; index++) await ok("run_definition", { type: "computation", name: "echo", input: { index } })
+    for (let index = 0; index < 5; index++)
+      await ok("run_definition", { type: "computation", name: "echo", input: { index } })
     await ok("run_definition", { type: "computation", name: "other", input: {} })
     await refused("run_definition", { type: "computation", name: "echo", input: { refuse: true } })
     const first = await ok("list_runs", { limit: 3 })
@@ -191,7 +228,10 @@ describe("runs", () => {
     const history = await ok("get_run_history", { run_id: run.run_id })
     expect(history.events.map((event: any) => event.type)).toEqual(["run_started", "run_succeeded"])
     expect(history.events[0].summary).toBe("A run of the computation function “echo” started.")
-    expect(history.events[0].metadata).toMatchObject({ stream: `playbook/acme/finance/runs/${run.run_id}`, position: 1 })
+    expect(history.events[0].metadata).toMatchObject({
+      stream: `playbook/acme/finance/runs/${run.run_id}`,
+      position: 1
+    })
     const desc = await ok("get_run_history", { run_id: run.run_id, order: "desc", limit: 1 })
     expect(desc.events.map((event: any) => event.type)).toEqual(["run_succeeded"])
     const next = await ok("get_run_history", { run_id: run.run_id, order: "desc", limit: 1, cursor: desc.next_cursor })
@@ -217,9 +257,16 @@ describe("runs", () => {
     } while (cursor)
     expect(pages.length).toBe(5)
     expect((await ok("list_playbook_events", { since: "2999-01-01T00:00:00Z" })).events).toEqual([])
-    expect((await refused("list_playbook_events", { since: "2026-10-05T24:00:00Z" })).errors?.[0].pointer).toBe("/since")
-    expect((await refused("list_playbook_events", { since: "2026-02-30T10:00:00Z" })).errors?.[0].pointer).toBe("/since")
-    expect((await refused("list_playbook_events", { cursor: history.next_cursor ?? "eyJzIjoieCIsInAiOjF9" })).errors?.[0].pointer).toBe("/cursor")
+    expect((await refused("list_playbook_events", { since: "2026-10-05T24:00:00Z" })).errors?.[0].pointer).toBe(
+      "/since"
+    )
+    expect((await refused("list_playbook_events", { since: "2026-02-30T10:00:00Z" })).errors?.[0].pointer).toBe(
+      "/since"
+    )
+    expect(
+      (await refused("list_playbook_events", { cursor: history.next_cursor ?? "eyJzIjoieCIsInAiOjF9" })).errors?.[0]
+        .pointer
+    ).toBe("/cursor")
   })
 
   it("shows large values as their size on pages and whole through get_event", async () => {
@@ -235,5 +282,13 @@ describe("runs", () => {
       expect((await refused("get_event", { event_id: id })).errors?.[0].pointer).toBe("/event_id")
     expect((await refused("get_event", { event_id: `${runId}_2` })).reason).toBe("not_found")
     expect((await refused("get_event", { event_id: runId })).reason).toBe("not_found")
+  })
+})
+
+describe("cursors", () => {
+  it("refuses a cursor of the right scope whose position the store did not make", async () => {
+    const scope = "events:acme/finance/desc////"
+    const forged = Buffer.from(JSON.stringify({ s: scope, p: "not-a-position" })).toString("base64url")
+    expect((await refused("list_playbook_events", { cursor: forged })).errors?.[0].pointer).toBe("/cursor")
   })
 })

@@ -3,11 +3,11 @@ import {
   Authenticator,
   type Caller,
   dispatch,
-  findOperation,
   type Formats,
+  findOperation,
   type OperationAnswer,
-  RunLedger,
   type Rejection,
+  RunLedger,
   type RuntimeSettings
 } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
@@ -45,9 +45,7 @@ export const makeRuntime = (settings: Partial<RuntimeSettings> = {}, formats: La
     operation: string,
     input: unknown,
     more: { org?: string; playbook?: string } = {}
-  ): Promise<
-    Either.Either<OperationAnswer, { reason: string; kind?: string; errors?: ReadonlyArray<{ pointer: string }> }>
-  > => {
+  ): Promise<Either.Either<OperationAnswer, Rejection>> => {
     const caller = await callerOf(key)
     const found = findOperation(operation)
     if (found === undefined) throw new Error(`no operation ${operation}`)

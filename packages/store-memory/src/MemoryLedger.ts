@@ -2,6 +2,7 @@ import {
   type AppendResult,
   type Fact,
   type GlobalRead,
+  InvalidPosition,
   Ledger,
   type LedgerWakeup,
   type PositionedFact,
@@ -94,18 +95,21 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
       })
 
     const readAll = (read: GlobalRead) =>
-      Effect.sync(() => {
-        const result: Array<PositionedFact> = []
-        const bound = read.from === undefined ? undefined : Number(read.from)
-        const forward = read.direction === "forward"
-        let index = forward ? (bound ?? 0) : (bound === undefined ? state.facts.length : bound - 1) - 1
-        while (result.length < read.limit && index >= 0 && index < state.facts.length) {
-          const fact = state.facts[index]
-          if (matchesFilter(fact, read.filter)) result.push({ fact, position: String(fact.metadata.global_position) })
-          index += forward ? 1 : -1
-        }
-        return result as ReadonlyArray<PositionedFact>
-      })
+      read.from !== undefined && !/^[1-9]\d{0,15}$/.test(read.from)
+        ? Effect.fail(new InvalidPosition({ position: read.from }))
+        : Effect.sync(() => {
+            const result: Array<PositionedFact> = []
+            const bound = read.from === undefined ? undefined : Number(read.from)
+            const forward = read.direction === "forward"
+            let index = forward ? (bound ?? 0) : (bound === undefined ? state.facts.length : bound - 1) - 1
+            while (result.length < read.limit && index >= 0 && index < state.facts.length) {
+              const fact = state.facts[index]
+              if (matchesFilter(fact, read.filter))
+                result.push({ fact, position: String(fact.metadata.global_position) })
+              index += forward ? 1 : -1
+            }
+            return result as ReadonlyArray<PositionedFact>
+          })
 
     const ledger = Ledger.of({
       append,

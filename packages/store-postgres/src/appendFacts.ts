@@ -75,6 +75,8 @@ export const appendFacts =
             fact: { ...fact, metadata: { ...fact.metadata, stream: append.stream, position, global_position: 0 } }
           })
         }
+      // The global positions are known only after the insert: the documents are locked from the facts without them
+      // (0), and any further document the placed facts change is locked after the insert.
       const locked = new Set(
         viewKeysOf(
           projections,
@@ -100,6 +102,7 @@ export const appendFacts =
         ORDER BY n
         ON CONFLICT (id) DO NOTHING
         RETURNING id, global_position::text AS global_position`.pipe(
+        // Only a writer that bypassed the stream locks can break (stream, position).
         Effect.catchIf(isUniqueViolation, () => Effect.fail(conflict(appends[0])))
       )
       const globalPositions = new Map(inserted.map((row) => [row.id, Number(row.global_position)]))

@@ -1,6 +1,6 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import type { PgClient } from "@effect/sql-pg/PgClient"
-import type { GlobalRead, PositionedFact } from "@runledger/core"
+import type { GlobalRead, InvalidPosition, PositionedFact } from "@runledger/core"
 import { Effect } from "effect"
 import { type FactRow, factColumns, toPositionedFact } from "./factRows.js"
 import { decodePosition } from "./position.js"
@@ -18,7 +18,7 @@ export const readAll = (
   sql: PgClient,
   tables: Tables,
   read: GlobalRead
-): Effect.Effect<ReadonlyArray<PositionedFact>, SqlError> =>
+): Effect.Effect<ReadonlyArray<PositionedFact>, SqlError | InvalidPosition> =>
   Effect.gen(function* () {
     const filter = read.filter ?? {}
     if (read.limit <= 0 || filter.types?.length === 0) return []

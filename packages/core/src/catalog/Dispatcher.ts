@@ -6,6 +6,7 @@ import type { PlaybookRecord } from "../playbooks/PlaybookRecord.js"
 import { playbooksView } from "../playbooks/playbooksProjection.js"
 import { Views } from "../ports/Views.js"
 import { decodeInput } from "./decodeInput.js"
+import { refusedOnDirectory } from "./directoryListing.js"
 import { type Operation, permissionsOf } from "./Operation.js"
 import type { OperationServices } from "./OperationServices.js"
 
@@ -21,6 +22,8 @@ export interface OperationCall {
   readonly input: unknown
   /** The origin the request arrived at. */
   readonly origin: string
+  /** The listing the call came through: the directory listing leaves some definition types out. */
+  readonly listing?: "directory"
 }
 
 /** A call's answer: the operation's output encoded to JSON, and its words for an agent. */
@@ -32,10 +35,16 @@ export interface OperationAnswer {
   readonly relay: string | undefined
 }
 
+/** Whether a caller holds one of the permissions an operation needs ("none" needs none). */
+export const mayCall = (operation: Operation, caller: Caller): boolean => {
+  const needed = permissionsOf(operation)
+  return needed.length === 0 || needed.some((permission) => caller.holds(permission))
+}
+
 /** The permissions a caller lacks for an operation, in words. */
 const lacking = (operation: Operation, caller: Caller): Rejection | undefined => {
+  if (mayCall(operation, caller)) return undefined
   const needed = permissionsOf(operation)
-  if (needed.length === 0 || needed.some((permission) => caller.holds(permission))) return undefined
   return forbidden(
     `${operation.name} needs the permission ${needed.join(" or ")}, which this credential does not hold.`
   )
@@ -82,6 +91,8 @@ export const dispatch = (call: OperationCall): Effect.Effect<OperationAnswer, Re
       operation.scope === "playbook" ? yield* playbookOf(operation, caller, org, call.playbook) : undefined
     const input = decodeInput(operation.input, call.input ?? {})
     if (Either.isLeft(input)) return yield* Effect.fail(input.left)
+    const hidden = call.listing === "directory" ? refusedOnDirectory(input.right) : undefined
+    if (hidden !== undefined) return yield* Effect.fail(hidden)
     const output = yield* operation.handle(input.right, { caller, org, playbook, origin: call.origin })
     const encoded = yield* Effect.orDie(Schema.encode(operation.output)(output))
     return {

@@ -9,8 +9,19 @@ export const pointerSegment = (segment: PropertyKey): string =>
 export const pointerOf = (path: ReadonlyArray<PropertyKey>, prefix = ""): string =>
   prefix + path.map((segment) => `/${pointerSegment(segment)}`).join("")
 
-/** Whether a pointer lies strictly under another: the deeper issue says more than a union's "expected undefined". */
-const isUnder = (pointer: string, parent: string): boolean => pointer.startsWith(`${parent}/`)
+/**
+ * Whether one issue makes another redundant: an optional field's union reports "expected undefined" beside the
+ * real issue, at the same pointer or above a deeper one, which says more.
+ */
+const supersedes = (
+  other: { pointer: string; detail: string },
+  otherIndex: number,
+  issue: { pointer: string; detail: string },
+  index: number
+): boolean =>
+  otherIndex !== index &&
+  (other.pointer.startsWith(`${issue.pointer}/`) ||
+    (other.pointer === issue.pointer && /Expected undefined, actual/.test(issue.detail) && !/Expected undefined, actual/.test(other.detail)))
 
 /** The words of one issue, with the field it is about first. */
 const wordsOf = (issue: ParseResult.ArrayFormatterIssue): string => {
@@ -42,6 +53,6 @@ export const decodeInput = <A, I>(
     errors.push(error)
   }
   return Either.left(
-    invalidInput(errors.filter((error) => !errors.some((other) => isUnder(other.pointer, error.pointer))))
+    invalidInput(errors.filter((error, index) => !errors.some((other, at) => supersedes(other, at, error, index))))
   )
 }

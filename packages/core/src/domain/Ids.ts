@@ -6,18 +6,19 @@ export const OrgId = Schema.String.pipe(
   Schema.annotations({ description: "The org's id." })
 )
 
+const playbookIdRule = "must be 3 to 48 lowercase letters, digits and hyphens, beginning with a letter"
+
 /** A playbook's id: 3 to 48 lowercase letters, digits and hyphens, beginning with a letter. */
 export const PlaybookId = Schema.String.pipe(
-  Schema.filter((value) => /^[a-z][a-z0-9-]{2,47}$/.test(value) || playbookIdRule, { jsonSchema: {} }),
+  Schema.filter((value) => /^[a-z][a-z0-9-]{2,47}$/.test(value) || playbookIdRule, {
+    jsonSchema: { pattern: "^[a-z][a-z0-9-]{2,47}$", minLength: 3, maxLength: 48 }
+  }),
   Schema.annotations({
     identifier: "PlaybookId",
-    title: "Playbook id",
     description: "The playbook's id: 3 to 48 lowercase letters, digits and hyphens, beginning with a letter.",
-    examples: ["finance"],
-    jsonSchema: { type: "string", pattern: "^[a-z][a-z0-9-]{2,47}$", minLength: 3, maxLength: 48 }
+    examples: ["finance"]
   })
 )
-const playbookIdRule = "must be 3 to 48 lowercase letters, digits and hyphens, beginning with a letter"
 
 /** A UUID, any version, in lowercase or uppercase hex. */
 export const Uuid = Schema.String.pipe(

@@ -8,9 +8,12 @@ import { invalidAt, type Rejection } from "../domain/Rejection.js"
 export const encodeCursor = (scope: string, position: unknown): string =>
   Buffer.from(JSON.stringify({ s: scope, p: position }), "utf8").toString("base64url")
 
+/** The words of a refused cursor. */
+export const cursorRefused = "cursor: is not a cursor this listing gave; ask again without it."
+
 /** Reads a cursor back, refusing one this scope did not give. */
 export const decodeCursor = <P>(scope: string, cursor: string): Either.Either<P, Rejection> => {
-  const refused = invalidAt("/cursor", "cursor: is not a cursor this listing gave; ask again without it.")
+  const refused = invalidAt("/cursor", cursorRefused)
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { s?: unknown; p?: unknown }
     if (typeof parsed !== "object" || parsed === null || parsed.s !== scope || parsed.p === undefined)

@@ -11,7 +11,15 @@ export const PlaybookName = Schema.Trim.pipe(
       jsonSchema: { minLength: 1, maxLength: 100 }
     }
   ),
-  Schema.annotations({ description: "The playbook's name: 1 to 100 characters.", examples: ["Finance"] })
+  Schema.annotations({
+    jsonSchema: {
+      type: "string",
+      minLength: 1,
+      maxLength: 100,
+      description: "The playbook's name: 1 to 100 characters, kept without the whitespace around it.",
+      examples: ["Finance"]
+    }
+  })
 )
 
 /** A playbook's description: at most 2,000 characters, kept without the whitespace around it. */
@@ -19,7 +27,13 @@ export const PlaybookDescription = Schema.Trim.pipe(
   Schema.filter((description) => codePoints(description) <= 2000 || "must be at most 2,000 characters", {
     jsonSchema: { maxLength: 2000 }
   }),
-  Schema.annotations({ description: "What the playbook is for: at most 2,000 characters." })
+  Schema.annotations({
+    jsonSchema: {
+      type: "string",
+      maxLength: 2000,
+      description: "What the playbook is for: at most 2,000 characters, kept without the whitespace around it."
+    }
+  })
 )
 
 /** The most bytes a page's YAML source may hold. */

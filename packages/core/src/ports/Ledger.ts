@@ -44,6 +44,11 @@ export interface GlobalFilter {
   readonly correlationId?: string
 }
 
+/** A position this store did not make, handed back to `readAll` (a cursor tampered with, or of another store). */
+export class InvalidPosition extends Data.TaggedError("InvalidPosition")<{
+  readonly position: string
+}> {}
+
 /** A read of the global order: after (forward) or before (backward) a position, at most `limit` facts. */
 export interface GlobalRead {
   readonly direction: "forward" | "backward"
@@ -84,7 +89,9 @@ export class Ledger extends Context.Tag("@runledger/core/Ledger")<
     /** The last position of a stream, 0 when it holds nothing. */
     readonly streamVersion: (stream: string) => Effect.Effect<number, StoreUnavailable>
     /** Reads facts in global order. */
-    readonly readAll: (read: GlobalRead) => Effect.Effect<ReadonlyArray<PositionedFact>, StoreUnavailable>
+    readonly readAll: (
+      read: GlobalRead
+    ) => Effect.Effect<ReadonlyArray<PositionedFact>, StoreUnavailable | InvalidPosition>
     /** Reads one fact by its id. */
     readonly readFact: (id: string) => Effect.Effect<Option.Option<PositionedFact>, StoreUnavailable>
     /** Wake-ups after appends, from this process and (where the store shares a database) from others. */

@@ -1,12 +1,12 @@
 import { Effect, Layer } from "effect"
 import {
-  type SandboxResult,
   CheckerTimedOut,
   CheckerUnavailable,
   ProgramUnworkable,
   Sandbox,
   SandboxBroke,
-  SandboxDeadline
+  SandboxDeadline,
+  type SandboxResult
 } from "../ports/Sandbox.js"
 import type { CheckAnswer, CheckJob, RunAnswer, RunJob } from "./protocol.js"
 import { computationBounds, type SandboxBounds } from "./sandboxBounds.js"
@@ -20,7 +20,7 @@ export interface QuickJsSandboxOptions {
   readonly bounds?: Partial<SandboxBounds>
   /** How long a ready checker has for one check, in milliseconds (default 2,000). */
   readonly checkMillis?: number
-  /** How long a check waits for a ready checker before answering unavailable, in milliseconds (default 5,000). */
+  /** How long a check waits for a ready checker before answering unavailable, in milliseconds (default 10,000). */
   readonly checkerWaitMillis?: number
   /** Minutes an idle worker is kept warm (default 60). */
   readonly idleMinutes?: number
@@ -74,28 +74,27 @@ export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox>
                 AnswerLate: () => Effect.fail(late()),
                 WorkerDied: (died) => Effect.fail(new SandboxBroke({ detail: died.detail }))
               }),
-              Effect.flatMap((answer): Effect.Effect<SandboxResult, ProgramUnworkable | SandboxDeadline | SandboxBroke> => {
-                switch (answer._tag) {
-                  case "Ran":
+              Effect.flatMap(
+                (answer): Effect.Effect<SandboxResult, ProgramUnworkable | SandboxDeadline | SandboxBroke> => {
+                  if (answer._tag === "Ran") {
                     return Effect.succeed({
                       output: JSON.parse(answer.json) as unknown,
                       outputBytes: Buffer.byteLength(answer.json, "utf8"),
                       work: answer.work
                     })
-                  case "Unworkable":
+                  }
+                  if (answer._tag === "Unworkable") {
                     return Effect.fail(new ProgramUnworkable({ detail: answer.detail, work: answer.work }))
-                  case "Deadline":
-                    return Effect.fail(late())
-                  case "Broke":
-                    return Effect.fail(new SandboxBroke({ detail: answer.detail }))
+                  }
+                  return Effect.fail(answer._tag === "Deadline" ? late() : new SandboxBroke({ detail: answer.detail }))
                 }
-              })
+              )
             ),
         check: (check) =>
           checker
             .call(
               { program: { source: check.source, firstLine: check.firstLine }, declarations: check.declarations },
-              { waitUntil: Date.now() + (options.checkerWaitMillis ?? 5_000), answerWithin: () => checkMillis }
+              { waitUntil: Date.now() + (options.checkerWaitMillis ?? 10_000), answerWithin: () => checkMillis }
             )
             .pipe(
               Effect.catchTags({

@@ -73,9 +73,7 @@ export const runProgram = (module: QuickJSWASMModule, run: ProgramRun): RunOutco
     const runner = unwrap(context.callFunction(prelude, context.undefined, now, outputChars), fail)
     if (isOutcome(runner)) return runner
     handles.push(runner)
-    const factory = unwrap(context.evalCode(run.script, programFile), (error) =>
-      raised(context, error, work, fail)
-    )
+    const factory = unwrap(context.evalCode(run.script, programFile), (error) => raised(context, error, work, fail))
     if (isOutcome(factory)) return factory
     handles.push(factory)
     const input = context.newString(run.inputJson)

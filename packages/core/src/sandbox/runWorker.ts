@@ -1,6 +1,10 @@
 import { parentPort } from "node:worker_threads"
 import variant from "@jitl/quickjs-wasmfile-release-sync"
-import { newQuickJSWASMModuleFromVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core"
+import {
+  newQuickJSWASMModuleFromVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule
+} from "quickjs-emscripten-core"
 import { type PreparedProgram, prepareProgram } from "./prepareProgram.js"
 import { type RunAnswer, type RunJob, workerReady } from "./protocol.js"
 import { runProgram } from "./runProgram.js"

@@ -104,18 +104,34 @@ const absentMember = (owner: string, member: ts.TypeElement): boolean => {
   return names !== undefined && member.name !== undefined && ts.isIdentifier(member.name) && names.has(member.name.text)
 }
 
+/** Cuts what the sandbox lacks out of one library file, and opens `declare global` blocks of module-shaped files. */
 const strip = (text: string): string => {
   const file = ts.createSourceFile("lib.d.ts", text, ts.ScriptTarget.ESNext, true)
   const cuts: Array<readonly [number, number]> = []
-  for (const statement of file.statements) {
-    const name = declaredName(statement)
-    if (name !== undefined && absentGlobals.has(name)) cuts.push([statement.getFullStart(), statement.end])
-    if (ts.isInterfaceDeclaration(statement)) {
-      for (const member of statement.members) {
-        if (absentMember(statement.name.text, member)) cuts.push([member.getFullStart(), member.end])
+  const visit = (statements: ts.NodeArray<ts.Statement>) => {
+    for (const statement of statements) {
+      const name = declaredName(statement)
+      if (ts.isExportDeclaration(statement) || (name !== undefined && absentGlobals.has(name))) {
+        cuts.push([statement.getFullStart(), statement.end])
+      } else if (
+        ts.isModuleDeclaration(statement) &&
+        name === "global" &&
+        statement.body !== undefined &&
+        ts.isModuleBlock(statement.body)
+      ) {
+        cuts.push(
+          [statement.getFullStart(), statement.body.statements.pos],
+          [statement.body.statements.end, statement.end]
+        )
+        visit(statement.body.statements)
+      } else if (ts.isInterfaceDeclaration(statement)) {
+        for (const member of statement.members) {
+          if (absentMember(statement.name.text, member)) cuts.push([member.getFullStart(), member.end])
+        }
       }
     }
   }
+  visit(file.statements)
   let kept = text
   for (const [start, end] of cuts.toSorted((left, right) => right[0] - left[0]))
     kept = kept.slice(0, start) + kept.slice(end)

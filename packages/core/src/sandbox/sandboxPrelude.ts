@@ -68,7 +68,9 @@ export const sandboxPrelude = `(function (pinnedNow, maxOutputChars) {
   define(g, "Date", { value: SandboxDate, writable: true, configurable: true });
   const named = (key) => apply(exec, /^[A-Za-z_$][A-Za-z0-9_$]*$/, [key]) === null ? "[" + stringify(key) + "]" : "." + key;
   const kindOf = (proto) => {
-    for (let index = 0; index < kinds.length; index++) if (kinds[index][0] === proto) return kinds[index][1];
+    for (let link = proto; link !== null && link !== ObjectProto; link = getProto(link)) {
+      for (let index = 0; index < kinds.length; index++) if (kinds[index][0] === link) return kinds[index][1];
+    }
     const maker = getOwn(proto, "constructor");
     const name = maker !== undefined && typeof maker.value === "function" ? maker.value.name : "";
     return typeof name === "string" && name !== "" ? "an instance of " + name : "an object with a prototype";
@@ -84,7 +86,7 @@ export const sandboxPrelude = `(function (pinnedNow, maxOutputChars) {
       case "function": return path + " holds a function";
     }
     if (value === null) return undefined;
-    if (depth > 512) return path + " nests deeper than 512 levels";
+    if (depth > 512) return "the value nests deeper than 512 levels, at " + path;
     for (let index = 0; index < depth - 1; index++) if (ancestors[index] === value) return path + " holds a cycle: a value that contains itself";
     const proto = getProto(value);
     if (isArray(value) ? proto !== ArrayProto : proto !== ObjectProto && proto !== null) return path + " holds " + kindOf(proto);

@@ -1,4 +1,4 @@
-import { Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Effect, Exit, type Layer, ManagedRuntime } from "effect"
 import { Sandbox, type SandboxRun } from "../../src/ports/Sandbox.js"
 import * as QuickJsSandbox from "../../src/sandbox/QuickJsSandbox.js"
 

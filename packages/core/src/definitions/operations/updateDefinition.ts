@@ -1,22 +1,15 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { invalidInput } from "../../domain/Rejection.js"
 import { changeDefinition, definitionRetired, noSuchDefinition } from "../changeDefinition.js"
 import { checkDiagram } from "../checkDiagram.js"
 import { Definition } from "../DefinitionRecord.js"
-import { DefinitionType } from "../DefinitionType.js"
-import { DefinitionDiagram, DefinitionName, DefinitionOverview, DefinitionSource } from "../definitionFields.js"
 import { definitionStudioLink } from "../definitionStudioLink.js"
 import { readSource, versionData } from "../readSource.js"
+import { CreateDefinitionInput } from "./createDefinition.js"
 
 /** update_definition's input: the definition (path), its document, a function's diagram and an optional overview. */
-export const UpdateDefinitionInput = Schema.Struct({
-  type: DefinitionType,
-  name: DefinitionName,
-  source: DefinitionSource,
-  diagram: Schema.optional(DefinitionDiagram),
-  overview: Schema.optional(DefinitionOverview)
-})
+export const UpdateDefinitionInput = CreateDefinitionInput
 
 /**
  * update_definition: a new version from a changed document, overview or diagram. Identical source and diagram

@@ -3,7 +3,7 @@ import { declare } from "../../catalog/Operation.js"
 import { Uuid } from "../../domain/Ids.js"
 import { invalidAt } from "../../domain/Rejection.js"
 import { storeToRejection } from "../../ledger/unavailable.js"
-import { decodeCursor, encodeCursor } from "../../paging/cursor.js"
+import { cursorRefused, decodeCursor, encodeCursor } from "../../paging/cursor.js"
 import { defaultLimit, EventOrder, PageCursor, PageLimit } from "../../paging/pageFields.js"
 import { type GlobalFilter, Ledger, type PositionedFact } from "../../ports/Ledger.js"
 import { playbookStreamsPrefix } from "../../runs/runFacts.js"
@@ -62,7 +62,7 @@ export const listPlaybookEvents = declare({
           filter,
           ...(from === undefined ? {} : { from: from.right })
         })
-      )
+      ).pipe(Effect.catchTag("InvalidPosition", () => Effect.fail(invalidAt("/cursor", cursorRefused))))
       const page: Array<PositionedFact> = []
       let bytes = 0
       let ended = false

@@ -21,15 +21,28 @@ export const computationFormat = (sandbox: Sandbox["Type"]): DefinitionFormat =>
     const read = readComputation(source)
     if (Either.isLeft(read)) return Effect.succeed(read.left)
     const { body, bodyLine } = read.right
-    const bodyIssue = (line: number, column: number, message: string): SourceIssue => ({ line, column, pointer: "/body", message })
+    const bodyIssue = (line: number, column: number, message: string): SourceIssue => ({
+      line,
+      column,
+      pointer: "/body",
+      message
+    })
     return sandbox
-      .check({ source: body, firstLine: bodyLine, declarations: programDeclarations(document.inputSchema, document.outputSchema) })
+      .check({
+        source: body,
+        firstLine: bodyLine,
+        declarations: programDeclarations(document.inputSchema, document.outputSchema)
+      })
       .pipe(
         Effect.map((issues) => finishIssues(issues.map((issue) => bodyIssue(issue.line, issue.column, issue.message)))),
         Effect.catchTags({
           CheckerTimedOut: (late) =>
             Effect.succeed([
-              bodyIssue(bodyLine, 1, `the type check did not finish within ${late.seconds} s; make the program or its types smaller`)
+              bodyIssue(
+                bodyLine,
+                1,
+                `the type check did not finish within ${late.seconds} s; make the program or its types smaller`
+              )
             ]),
           CheckerUnavailable: () =>
             Effect.fail(

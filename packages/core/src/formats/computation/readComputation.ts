@@ -57,7 +57,9 @@ export const readComputation = (source: string): Either.Either<ComputationDocume
     if (description !== undefined) {
       const length = typeof description === "string" ? [...description].length : 0
       if (typeof description !== "string" || length < 1 || length > 1_000) {
-        issues.push(front.issueAt("/description", `expected text of 1 to 1,000 characters, found ${describeValue(description)}`))
+        issues.push(
+          front.issueAt("/description", `expected text of 1 to 1,000 characters, found ${describeValue(description)}`)
+        )
       }
     }
     if (value.language !== undefined && value.language !== "typescript") {
@@ -69,13 +71,17 @@ export const readComputation = (source: string): Either.Either<ComputationDocume
     if (output.schema !== undefined) issues.push(...schemaIssues(front, "/output/schema", output.schema))
     const shape = output.shape
     if (shape !== undefined && !outputShapes.includes(shape as OutputShape)) {
-      issues.push(front.issueAt("/output/shape", `expected one of ${outputShapes.join(", ")}, found ${describeValue(shape)}`))
+      issues.push(
+        front.issueAt("/output/shape", `expected one of ${outputShapes.join(", ")}, found ${describeValue(shape)}`)
+      )
     }
     if (shape !== undefined && output.schema !== undefined) {
       issues.push(front.issueAt("/output/shape", "write output.shape or output.schema, not both"))
     }
     if (front.body.trim() === "") {
-      issues.push(front.bodyIssue(1, 1, "the body must hold the TypeScript module whose default export takes the input"))
+      issues.push(
+        front.bodyIssue(1, 1, "the body must hold the TypeScript module whose default export takes the input")
+      )
     }
     if (issues.length > 0) return Either.left(finishIssues(issues))
     const named = typeof shape === "string" ? (shape as OutputShape) : undefined

@@ -28,14 +28,24 @@ export const runComputation = (run: FormatRun): Effect.Effect<FormatEnding, neve
     const began = Date.now()
     const read = readComputation(run.source)
     if (Either.isLeft(read)) {
-      return { _tag: "Rejected", rejection: reject("internal", "The saved document of this version no longer reads.") } as const
+      return {
+        _tag: "Rejected",
+        rejection: reject("internal", "The saved document of this version no longer reads.")
+      } as const
     }
     const { document, body, bodyLine } = read.right
     const inputIssues = validatorOf(document.inputSchema)?.(run.input, "/input") ?? []
-    if (inputIssues.length > 0) return { _tag: "Rejected", rejection: invalidInput(inputIssues, "input_schema") } as const
+    if (inputIssues.length > 0)
+      return { _tag: "Rejected", rejection: invalidInput(inputIssues, "input_schema") } as const
     const sandbox = yield* Sandbox
     const ran = yield* Effect.either(
-      sandbox.run({ source: body, firstLine: bodyLine, input: run.input, now: run.startedAt, deadline: began + computationDeadlineMillis })
+      sandbox.run({
+        source: body,
+        firstLine: bodyLine,
+        input: run.input,
+        now: run.startedAt,
+        deadline: began + computationDeadlineMillis
+      })
     )
     if (Either.isLeft(ran)) {
       const failure = ran.left
@@ -45,7 +55,10 @@ export const runComputation = (run: FormatRun): Effect.Effect<FormatEnding, neve
         case "SandboxDeadline":
           return {
             _tag: "Rejected",
-            rejection: reject("unavailable", `The run did not finish within its ${computationDeadlineMillis / 1000} s deadline: ${failure.detail}.`)
+            rejection: reject(
+              "unavailable",
+              `The run did not finish within its ${computationDeadlineMillis / 1000} s deadline: ${failure.detail}.`
+            )
           } as const
         case "SandboxBroke":
           return {
@@ -60,10 +73,14 @@ export const runComputation = (run: FormatRun): Effect.Effect<FormatEnding, neve
       const shown = outputIssues.slice(0, shownOutputIssues)
       return {
         _tag: "Rejected",
-        rejection: reject("conflict", `The output does not fit the output schema: ${shown.map((issue) => issue.detail).join(" ")}`, {
-          kind: "unworkable",
-          errors: invalidInput(shown).errors!
-        })
+        rejection: reject(
+          "conflict",
+          `The output does not fit the output schema: ${shown.map((issue) => issue.detail).join(" ")}`,
+          {
+            kind: "unworkable",
+            errors: invalidInput(shown).errors!
+          }
+        )
       } as const
     }
     const record = {

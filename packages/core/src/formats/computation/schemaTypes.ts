@@ -7,15 +7,23 @@ type Schema = Readonly<Record<string, unknown>>
 const identifierPart = (name: string) =>
   [...name].map((character) => (/[A-Za-z0-9_]/.test(character) ? character : `$${character.codePointAt(0)}$`)).join("")
 
-const refName = (root: string, ref: string) => `${root}_${identifierPart(ref.slice(ref.lastIndexOf("/") + 1).replaceAll("~1", "/").replaceAll("~0", "~"))}`
+const refName = (root: string, ref: string) =>
+  `${root}_${identifierPart(
+    ref
+      .slice(ref.lastIndexOf("/") + 1)
+      .replaceAll("~1", "/")
+      .replaceAll("~0", "~")
+  )}`
 
-const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value)
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const objectType = (schema: Schema, root: string): string => {
   const properties = isSchema(schema.properties) ? schema.properties : undefined
   const required = Array.isArray(schema.required) ? schema.required : []
   const extra = schema.additionalProperties
-  if (properties === undefined) return `{ [key: string]: ${extra === undefined || extra === true ? "Json" : typeOf(extra, root)} }`
+  if (properties === undefined)
+    return `{ [key: string]: ${extra === undefined || extra === true ? "Json" : typeOf(extra, root)} }`
   const members = Object.entries(properties).map(
     ([key, value]) => `${JSON.stringify(key)}${required.includes(key) ? "" : "?"}: ${typeOf(value, root)}`
   )
@@ -24,7 +32,11 @@ const objectType = (schema: Schema, root: string): string => {
 }
 
 const arrayType = (schema: Schema, root: string): string => {
-  const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined
+  const tuple = Array.isArray(schema.prefixItems)
+    ? schema.prefixItems
+    : Array.isArray(schema.items)
+      ? schema.items
+      : undefined
   if (tuple === undefined) return `Array<${typeOf(schema.items ?? true, root)}>`
   const rest = Array.isArray(schema.items) || schema.items === undefined ? true : schema.items
   const restType = rest === false ? "" : `, ...Array<${typeOf(rest, root)}>`
@@ -74,7 +86,8 @@ export const typeOf = (schema: unknown, root: string): string => {
   const parts: Array<string> = []
   if (typeof schema.$ref === "string") parts.push(refName(root, schema.$ref))
   if ("const" in schema) parts.push(JSON.stringify(schema.const))
-  else if (Array.isArray(schema.enum)) parts.push(schema.enum.map((value) => JSON.stringify(value)).join(" | ") || "never")
+  else if (Array.isArray(schema.enum))
+    parts.push(schema.enum.map((value) => JSON.stringify(value)).join(" | ") || "never")
   else {
     const typed = byType(schema, root)
     if (typed !== undefined) parts.push(typed)

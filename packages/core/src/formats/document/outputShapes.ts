@@ -5,7 +5,12 @@ export type OutputShape = "table" | "series" | "asset"
 export const outputShapes: ReadonlyArray<OutputShape> = ["table", "series", "asset"]
 
 const dateTime = { type: "string", format: "date-time" }
-const point = { type: "object", required: ["at", "value"], additionalProperties: false, properties: { at: dateTime, value: { type: "number" } } }
+const point = {
+  type: "object",
+  required: ["at", "value"],
+  additionalProperties: false,
+  properties: { at: dateTime, value: { type: "number" } }
+}
 
 /**
  * The JSON Schema of each output shape: the minimal schemas of function-formats.md §8 [PROPOSAL], until pages

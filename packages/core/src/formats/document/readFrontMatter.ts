@@ -72,6 +72,11 @@ export const readFrontMatter = (
   const body = source.slice(bodyStart)
   const bodyLine = closing + 2
   const at = (offset: number) => text.positionAt(start + offset)
+  /** The offset of the `&` or `!` that begins a node's anchor or tag, on the node's line before it. */
+  const markBefore = (offset: number, mark: string) => {
+    const found = source.lastIndexOf(mark, start + offset)
+    return found < 0 || source.slice(found, start + offset).includes("\n") ? offset : found - start
+  }
   const doc = parseDocument(source.slice(start, end), {
     schema: "core",
     version: "1.2",
@@ -105,10 +110,12 @@ export const readFrontMatter = (
       return
     }
     if (node.anchor !== undefined) {
-      issues.push(issue(at(offset), pointer, "anchors (&name) are not allowed; write each value out"))
+      issues.push(issue(at(markBefore(offset, "&")), pointer, "anchors (&name) are not allowed; write each value out"))
     }
     if (node.tag !== undefined) {
-      issues.push(issue(at(offset), pointer, `tags (${node.tag}) are not allowed; write plain YAML values`))
+      issues.push(
+        issue(at(markBefore(offset, "!")), pointer, `tags (${node.tag}) are not allowed; write plain YAML values`)
+      )
     }
     if ((isMap(node) || isSeq(node)) && depth > maxFrontMatterDepth) {
       if (!tooDeep)
@@ -125,7 +132,9 @@ export const readFrontMatter = (
     }
     if (isSeq(node)) {
       if (here !== "value") issues.push(issue(at(offset), pointer, expectedMapping(here, [])))
-      node.items.forEach((item, index) => walk(item as Node, [...path, index], depth + 1, "value"))
+      node.items.forEach((item, index) => {
+        walk(item as Node, [...path, index], depth + 1, "value")
+      })
       return
     }
     if (!isMap(node)) return

@@ -11,28 +11,28 @@ export interface SchemaIssue {
 /** Bounds of a schema in a document (function-formats.md §1.4). */
 export const schemaBounds = { bytes: 65_536, depth: 64, enumValues: 1_000 } as const
 
-const refused: Readonly<Record<string, string>> = {
-  pattern: "regular expressions can backtrack without end",
-  patternProperties: "regular expressions can backtrack without end",
-  if: "conditional schemas are not supported",
-  then: "conditional schemas are not supported",
-  else: "conditional schemas are not supported",
-  contains: "contains is not supported",
-  minContains: "contains is not supported",
-  maxContains: "contains is not supported",
-  dependentRequired: "dependencies between properties are not supported",
-  dependentSchemas: "dependencies between properties are not supported",
-  dependencies: "dependencies between properties are not supported",
-  unevaluatedItems: "unevaluated keywords are not supported",
-  unevaluatedProperties: "unevaluated keywords are not supported",
-  additionalItems: "use prefixItems and items",
-  $dynamicRef: "dynamic references are not supported",
-  $dynamicAnchor: "dynamic references are not supported",
-  $recursiveRef: "dynamic references are not supported",
-  $recursiveAnchor: "dynamic references are not supported",
-  $id: "schemas here have no identifiers; use $defs and $ref",
-  $anchor: "use $defs and $ref"
-}
+const refused: ReadonlyMap<string, string> = new Map([
+  ["pattern", "regular expressions can backtrack without end"],
+  ["patternProperties", "regular expressions can backtrack without end"],
+  ["if", "conditional schemas are not supported"],
+  ["then", "conditional schemas are not supported"],
+  ["else", "conditional schemas are not supported"],
+  ["contains", "contains is not supported"],
+  ["minContains", "contains is not supported"],
+  ["maxContains", "contains is not supported"],
+  ["dependentRequired", "dependencies between properties are not supported"],
+  ["dependentSchemas", "dependencies between properties are not supported"],
+  ["dependencies", "dependencies between properties are not supported"],
+  ["unevaluatedItems", "unevaluated keywords are not supported"],
+  ["unevaluatedProperties", "unevaluated keywords are not supported"],
+  ["additionalItems", "use prefixItems and items"],
+  ["$dynamicRef", "dynamic references are not supported"],
+  ["$dynamicAnchor", "dynamic references are not supported"],
+  ["$recursiveRef", "dynamic references are not supported"],
+  ["$recursiveAnchor", "dynamic references are not supported"],
+  ["$id", "schemas here have no identifiers; use $defs and $ref"],
+  ["$anchor", "use $defs and $ref"]
+])
 
 /** Keywords whose value is one schema, a list of schemas, or a mapping of names to schemas. */
 const oneSchema = new Set(["additionalProperties", "propertyNames", "items", "not"])
@@ -111,13 +111,19 @@ export const checkSchema = (schema: unknown): ReadonlyArray<SchemaIssue> => {
     const record = node as Record<string, unknown>
     for (const [keyword, value] of Object.entries(record)) {
       const at = pointerOf([...path, keyword])
-      if (keyword in refused) issues.push({ pointer: at, message: `${keyword} is not allowed: ${refused[keyword]}` })
+      if (refused.has(keyword))
+        issues.push({ pointer: at, message: `${keyword} is not allowed: ${refused.get(keyword)}` })
       else if (oneSchema.has(keyword)) {
         if (keyword === "items" && Array.isArray(value) && draft === "draft-07") {
-          value.forEach((item, index) => walk(item, [...path, keyword, index]))
+          value.forEach((item, index) => {
+            walk(item, [...path, keyword, index])
+          })
         } else walk(value, [...path, keyword])
       } else if (schemaList.has(keyword)) {
-        if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, keyword, index]))
+        if (Array.isArray(value))
+          value.forEach((item, index) => {
+            walk(item, [...path, keyword, index])
+          })
         else issues.push({ pointer: at, message: `${keyword} must be a list of schemas` })
       } else if (schemaMap.has(keyword)) {
         if (typeof value === "object" && value !== null && !Array.isArray(value)) {

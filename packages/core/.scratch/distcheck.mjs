@@ -1,0 +1,15 @@
+import { Worker } from "node:worker_threads"
+const start = (name) => new Promise((resolve, reject) => {
+  const t = performance.now()
+  const w = new Worker(new URL(`../dist/sandbox/${name}.js`, import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 512, stackSizeMb: 64 } })
+  w.once("message", (m) => { console.log(name, m, "after", Math.round(performance.now() - t), "ms"); resolve(w) })
+  w.once("error", reject)
+})
+const ask = (w, job) => new Promise((resolve) => { const t = performance.now(); w.once("message", (m) => resolve([m, Math.round(performance.now() - t)])); w.postMessage(job) })
+const run = await start("runWorker")
+const job = (source, input) => ({ program: { source, firstLine: 3 }, inputJson: JSON.stringify(input), now: 0, deadline: Date.now() + 10000, bounds: { work: 20000, memoryBytes: 256 * 1024 * 1024, stackBytes: 1024 * 1024, outputBytes: 1048320 } })
+for (let i = 0; i < 5; i++) console.log(await ask(run, job("export default (input: number): number => input + 1", i)))
+console.log(await ask(run, job("export default () => { let i = 0; while (true) { i++ } }", 0)))
+const check = await start("checkerWorker")
+for (let i = 0; i < 3; i++) console.log(JSON.stringify(await ask(check, { program: { source: "export default (input: Input): Output => input", firstLine: 3 }, declarations: "type Json = null | boolean | number | string | Json[] | { [key: string]: Json }; type Input = Json; type Output = Json;" })))
+await run.terminate(); await check.terminate()
