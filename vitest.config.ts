@@ -10,6 +10,10 @@ export default defineConfig({
       { find: /^@runledger\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
       { find: /^@runledger\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@runledger\/store-memory$/, replacement: src("./packages/store-memory/src/index.ts") },
+      {
+        find: /^@runledger\/store-postgres\/testing$/,
+        replacement: src("./packages/store-postgres/src/testing/index.ts")
+      },
       { find: /^@runledger\/store-postgres$/, replacement: src("./packages/store-postgres/src/index.ts") },
       { find: /^@runledger\/adapter-http$/, replacement: src("./packages/adapter-http/src/index.ts") },
       { find: /^@runledger\/adapter-mcp$/, replacement: src("./packages/adapter-mcp/src/index.ts") }

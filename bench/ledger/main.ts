@@ -11,6 +11,7 @@ import { openMemory } from "./memoryStore.js"
 import { loadPostgresStore, openPostgres } from "./postgresStore.js"
 import { type Pair, runRepetitions, type Sample } from "./repetitions.js"
 import { type Figure, figures, table } from "./report.js"
+import { installStatementCounter } from "./statementCounter.js"
 import { makeWorkloads, memorySteps, postgresSteps, type Step } from "./steps.js"
 
 const config = readConfig()
@@ -33,7 +34,8 @@ const measure = <E>(
   store: string,
   open: Effect.Effect<Pair, E, Scope.Scope>,
   steps: ReadonlyArray<Step>,
-  warmSteps: ReadonlyArray<Step>
+  warmSteps: ReadonlyArray<Step>,
+  statements?: () => number
 ) =>
   Effect.gen(function* () {
     log(`\n${store}: warm-up…`)
@@ -43,7 +45,8 @@ const measure = <E>(
       steps,
       reps: config.reps,
       pageSize: config.pageSize,
-      onRep: (rep, done) => log(`${store}: rep ${rep + 1}/${config.reps} ${progress(done)}`)
+      onRep: (rep, done) => log(`${store}: rep ${rep + 1}/${config.reps} ${progress(done)}`),
+      ...(statements === undefined ? {} : { statements })
     })
     return { figures: figures(store, steps, samples), samples }
   })
@@ -81,7 +84,8 @@ const program = Effect.gen(function* () {
           "postgres",
           openPostgres(store.layer, config.databaseUrl),
           postgresSteps(workloads, config.pageSize, config.appenders),
-          postgresSteps(warmup, config.pageSize, config.appenders)
+          postgresSteps(warmup, config.pageSize, config.appenders),
+          yield* Effect.promise(() => installStatementCounter())
         )
       )
       if (Exit.isFailure(measured))
@@ -97,7 +101,8 @@ const program = Effect.gen(function* () {
   log(`\n${table(rows)}`)
   log(
     "\nfacts/s are medians over the repetitions; ratio = ledger median / baseline median; median ratio = median of " +
-      "per-repetition ratios. Baselines: memory = plain array + Map; postgres = plain INSERTs, same driver."
+      "per-repetition ratios; stmts/append = statements sent to PostgreSQL per append (ledger vs baseline). " +
+      "Baselines: memory = plain array + Map; postgres = plain INSERTs, same driver."
   )
   if (!postgres.available) log(`\nPOSTGRES STORE UNAVAILABLE: ${postgres.reason}`)
 

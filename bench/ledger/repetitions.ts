@@ -16,11 +16,20 @@ export interface Sample {
   readonly side: "ledger" | "baseline"
   readonly facts: number
   readonly seconds: number
+  /** Statements sent to the database per append (Postgres append steps). */
+  readonly statementsPerAppend?: number
   /** What went wrong, when the side did not read back every fact appended. */
   readonly problem?: string
 }
 
-const runStep = (step: Step, rep: number, pair: Pair, pageSize: number, expectedRead: number) =>
+const runStep = (
+  step: Step,
+  rep: number,
+  pair: Pair,
+  pageSize: number,
+  expectedRead: number,
+  statements: (() => number) | undefined
+) =>
   Effect.gen(function* () {
     const order = rep % 2 === 0 ? (["baseline", "ledger"] as const) : (["ledger", "baseline"] as const)
     const samples: Array<Sample> = []
@@ -28,8 +37,17 @@ const runStep = (step: Step, rep: number, pair: Pair, pageSize: number, expected
       const contender = pair[side]
       if (step.kind === "append") {
         const workload = step.workload!
+        const before = statements?.()
         const [, seconds] = yield* timed(contender.append(workload, step.appenders))
-        samples.push({ step: step.name, rep, side, facts: workload.facts, seconds })
+        const sent = statements === undefined || before === undefined ? undefined : statements() - before
+        samples.push({
+          step: step.name,
+          rep,
+          side,
+          facts: workload.facts,
+          seconds,
+          ...(sent === undefined ? {} : { statementsPerAppend: sent / workload.appends.length })
+        })
       } else {
         const [facts, seconds] = yield* timed(contender.readAll(pageSize))
         const problem =
@@ -54,6 +72,8 @@ export const runRepetitions = <E>(options: {
   readonly reps: number
   readonly pageSize: number
   readonly onRep?: (rep: number, samples: ReadonlyArray<Sample>) => void
+  /** Reads the count of statements sent to the database so far (Postgres). */
+  readonly statements?: () => number
 }) =>
   Effect.gen(function* () {
     const expectedRead = options.steps.reduce((sum, step) => sum + (step.workload?.facts ?? 0), 0)
@@ -62,7 +82,9 @@ export const runRepetitions = <E>(options: {
       const samples = yield* Effect.scoped(
         Effect.flatMap(options.open, (pair) =>
           Effect.map(
-            Effect.forEach(options.steps, (step) => runStep(step, rep, pair, options.pageSize, expectedRead)),
+            Effect.forEach(options.steps, (step) =>
+              runStep(step, rep, pair, options.pageSize, expectedRead, options.statements)
+            ),
             (perStep) => perStep.flat()
           )
         )

@@ -16,6 +16,8 @@ export interface Figure {
   readonly ratio: number
   /** Median of the per-repetition ratios (same repetition, adjacent runs). */
   readonly medianRatio: number
+  /** Median statements per append sent by the ledger and by the baseline (Postgres appends). */
+  readonly statementsPerAppend?: { readonly ledger: number; readonly baseline: number }
   readonly ledgerPerRep: ReadonlyArray<number>
   readonly baselinePerRep: ReadonlyArray<number>
   readonly target: string
@@ -57,6 +59,9 @@ export const figures = (store: string, steps: ReadonlyArray<Step>, samples: Read
           ? ledger >= target.factsPerSecond
           : ratio >= target.atLeast
     const pass = problems.length > 0 ? false : fast
+    const statements = (runs: ReadonlyArray<Sample>) =>
+      median(runs.flatMap((run) => (run.statementsPerAppend === undefined ? [] : [run.statementsPerAppend])))
+    const statementsPerAppend = { ledger: statements(ledgerRuns), baseline: statements(baselineRuns) }
     return {
       workload: step.name,
       store: store,
@@ -66,6 +71,7 @@ export const figures = (store: string, steps: ReadonlyArray<Step>, samples: Read
       baseline,
       ratio,
       medianRatio,
+      ...(Number.isNaN(statementsPerAppend.ledger) ? {} : { statementsPerAppend }),
       ledgerPerRep,
       baselinePerRep,
       target: describeTarget(target),
@@ -86,6 +92,7 @@ export const table = (rows: ReadonlyArray<Figure>): string => {
     "baseline facts/s",
     "ratio",
     "median ratio",
+    "stmts/append",
     "target",
     "result"
   ]
@@ -97,10 +104,13 @@ export const table = (rows: ReadonlyArray<Figure>): string => {
     number(row.baseline),
     row.ratio.toFixed(3),
     row.medianRatio.toFixed(3),
+    row.statementsPerAppend === undefined
+      ? "—"
+      : `${row.statementsPerAppend.ledger.toFixed(1)} vs ${row.statementsPerAppend.baseline.toFixed(1)}`,
     row.target,
     row.problems.length > 0 ? "WRONG" : row.pass === undefined ? "—" : row.pass ? "PASS" : "FAIL"
   ])
-  const numeric = new Set([2, 3, 4, 5, 6])
+  const numeric = new Set([2, 3, 4, 5, 6, 7])
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)))
   const format = (line: ReadonlyArray<string>) =>
     line

@@ -1,4 +1,4 @@
 import { defineConfig } from "tsup"
 import { packageBuild } from "../../tsup.package.js"
 
-export default defineConfig(packageBuild())
+export default defineConfig(packageBuild(["src/index.ts", "src/testing/index.ts"]))

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   Authenticator,
   catalog as coreCatalog,
@@ -6,22 +7,21 @@ import {
   guides,
   type Operation,
   originOf,
-  type Rejection,
   type RequestInfo,
   type RunLedgerRuntime,
-  type RunLedgerServices,
   RuntimeConfig,
   type RuntimeSettings,
   reject,
   type WebHandler,
   type WebMount
 } from "@runledger/core"
-import { Cause, Effect } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import { openApiDocument } from "./openapi/openApiDocument.js"
 import { publish } from "./published/PublishedResource.js"
 import { publicRoutes } from "./published/publicRoutes.js"
 import { callInput } from "./request/callInput.js"
 import { credentialOf } from "./request/credentialOf.js"
+import { Peer } from "./request/Peer.js"
 import { incidentResponse } from "./response/incidentResponse.js"
 import { jsonResponse } from "./response/jsonResponse.js"
 import { methodNotAllowed } from "./response/methodNotAllowed.js"
@@ -38,10 +38,18 @@ export interface HttpHandlerOptions {
   readonly catalog?: ReadonlyArray<Operation>
 }
 
+/** A mount's answer to the web-standard request the app was handed, its body streamed on as the mount writes it. */
+const mounted = (mount: WebMount, request: Request, info: RequestInfo | undefined) =>
+  Effect.map(
+    Effect.promise(() => mount.handle(request, info)),
+    HttpServerResponse.fromWeb
+  )
+
 /**
- * The catalog as a web-standard handler (HTTP API seed): mounts first, then the routes that need no key, then
- * every operation served over HTTP under `/v1/orgs/{org}`, each call authenticated and run through the core's
- * dispatcher. Every failure is a problem document; a defect is `internal` with an incident id, logged once.
+ * The catalog as a web-standard handler (HTTP API seed): an `@effect/platform` HttpApp run on the runtime. Mounts
+ * first, then the routes that need no key, then every operation served over HTTP under `/v1/orgs/{org}`, each call
+ * authenticated and run through the core's dispatcher. Every failure is a problem document; a defect is `internal`
+ * with an incident id, logged once.
  */
 export const toWebHandler = (runtime: RunLedgerRuntime, options: HttpHandlerOptions = {}): WebHandler => {
   const operations = options.catalog ?? coreCatalog
@@ -55,16 +63,16 @@ export const toWebHandler = (runtime: RunLedgerRuntime, options: HttpHandlerOpti
       guides
     ))
 
-  const respond = (
-    request: Request,
-    info: RequestInfo | undefined
-  ): Effect.Effect<Response, Rejection, RunLedgerServices> =>
+  const respond = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo | undefined) =>
     Effect.gen(function* () {
+      const web = yield* HttpServerRequest.toWeb(request)
+      const url = new URL(web.url)
+      const mount = options.mounts?.find((candidate) => candidate.matches(url.pathname))
+      if (mount !== undefined) return yield* mounted(mount, web, info)
       const settings = yield* RuntimeConfig
-      const url = new URL(request.url)
-      const published = publicRoutesFor(settings)(request, url.pathname, originOf(request, settings.publicUrl))
+      const published = publicRoutesFor(settings)(request, url.pathname, originOf(web, settings.publicUrl))
       if (published !== undefined) return published
-      const credential = yield* credentialOf(request, info)
+      const credential = yield* credentialOf(request)
       const caller = yield* Effect.flatMap(Authenticator, (authenticator) => authenticator.authenticate(credential))
       const match = routes.match(request.method, url.pathname)
       if (match._tag === "NotFound")
@@ -82,25 +90,29 @@ export const toWebHandler = (runtime: RunLedgerRuntime, options: HttpHandlerOpti
         input,
         origin: url.origin
       })
-      return jsonResponse(answer.status, answer.output, request.method === "HEAD")
+      return yield* jsonResponse(answer.status, answer.output)
     })
 
-  return async (request, info) => {
+  /** The app: each request under a fresh request id, with the peer's address the web handler was given. */
+  const app = Effect.gen(function* () {
     const requestId = randomUUID()
-    try {
-      const mount = options.mounts?.find((candidate) => candidate.matches(new URL(request.url).pathname))
-      const response =
-        mount !== undefined
-          ? await mount.handle(request, info)
-          : await runtime.runPromise(
-              respond(request, info).pipe(
-                Effect.catchTag("Rejection", (rejection) => Effect.succeed(problemResponse(rejection))),
-                Effect.catchAllCause((cause) => Effect.succeed(incidentResponse(requestId, Cause.pretty(cause))))
-              )
-            )
-      return withCommonHeaders(response, requestId)
-    } catch (defect) {
-      return withCommonHeaders(incidentResponse(requestId, String((defect as Error)?.stack ?? defect)), requestId)
-    }
-  }
+    const info = Option.getOrUndefined(yield* Effect.serviceOption(Peer))
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const response = yield* respond(request.modify({ remoteAddress: info?.remoteAddress }), info).pipe(
+      Effect.catchTag("Rejection", (rejection) => Effect.succeed(problemResponse(rejection))),
+      Effect.catchAllCause((cause) => Effect.succeed(incidentResponse(requestId, Cause.pretty(cause))))
+    )
+    return withCommonHeaders(response, requestId)
+  })
+
+  let handler: Promise<(request: Request, context?: Context.Context<never>) => Promise<Response>> | undefined
+  return (request, info) =>
+    (handler ??= runtime.runtime().then((built) => HttpApp.toWebHandlerRuntime(built)(app)))
+      .then((handle) => handle(request, info === undefined ? undefined : Context.make(Peer, info)))
+      .catch((defect) => {
+        // Only a runtime that cannot be built fails outside the app.
+        const requestId = randomUUID()
+        const incident = incidentResponse(requestId, String((defect as Error)?.stack ?? defect))
+        return HttpServerResponse.toWeb(withCommonHeaders(incident, requestId))
+      })
 }

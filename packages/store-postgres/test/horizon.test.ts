@@ -4,7 +4,7 @@ import { layer } from "@runledger/store-postgres"
 import { Deferred, Effect, Fiber, Layer, ManagedRuntime, Redacted } from "effect"
 import { afterAll, expect, it } from "vitest"
 import { newFact, testPrefix } from "./facts.js"
-import { postgresSuite } from "./postgresSuite.js"
+import { postgresSuite } from "@runledger/store-postgres/testing"
 
 postgresSuite("the visibility horizon", "alone", ({ url, schema }) => {
   const runtime = ManagedRuntime.make(

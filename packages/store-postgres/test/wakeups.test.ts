@@ -3,7 +3,7 @@ import { layer } from "@runledger/store-postgres"
 import { Chunk, Context, Effect, Fiber, Layer, Stream } from "effect"
 import { expect, it } from "vitest"
 import { newFact, testPrefix } from "./facts.js"
-import { postgresSuite } from "./postgresSuite.js"
+import { postgresSuite } from "@runledger/store-postgres/testing"
 
 postgresSuite("wake-ups across instances", "alongside", ({ url, schema }) => {
   it("wakes many subscribers of one instance after an append on another, and each instance's own once", () =>

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto"
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 
 /** A document served as it is (the OpenAPI document, a guide, the API catalog) with a strong ETag of its bytes. */
 export interface PublishedResource {
@@ -26,13 +27,15 @@ const namesTag = (ifNoneMatch: string, etag: string): boolean =>
 
 /**
  * The response to a GET or HEAD of a published resource (HTTP "Caching"): `Cache-Control: public, max-age=300`
- * and its ETag, 304 without a body when If-None-Match names the tag, and the headers alone for HEAD.
+ * and its ETag, 304 without a body when If-None-Match names the tag (the web handler drops the body of a HEAD).
  */
-export const respondPublished = (resource: PublishedResource, request: Request): Response => {
-  const headers = new Headers({ ...resource.headers, etag: resource.etag, "cache-control": "public, max-age=300" })
-  const ifNoneMatch = request.headers.get("if-none-match")
-  if (ifNoneMatch !== null && namesTag(ifNoneMatch, resource.etag)) return new Response(null, { status: 304, headers })
-  headers.set("content-type", resource.contentType)
-  headers.set("content-length", String(resource.bytes.byteLength))
-  return new Response(request.method === "HEAD" ? null : resource.bytes, { status: 200, headers })
+export const respondPublished = (
+  resource: PublishedResource,
+  request: HttpServerRequest.HttpServerRequest
+): HttpServerResponse.HttpServerResponse => {
+  const ifNoneMatch = request.headers["if-none-match"]
+  const headers = { ...resource.headers, etag: resource.etag, "cache-control": "public, max-age=300" }
+  if (ifNoneMatch !== undefined && namesTag(ifNoneMatch, resource.etag))
+    return HttpServerResponse.empty({ status: 304, headers })
+  return HttpServerResponse.uint8Array(resource.bytes, { headers, contentType: resource.contentType })
 }

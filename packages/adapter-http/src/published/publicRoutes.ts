@@ -1,3 +1,4 @@
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { Guide } from "@runledger/core"
 import { methodNotAllowed } from "../response/methodNotAllowed.js"
 import { allowOf } from "../routes/allowOf.js"
@@ -8,8 +9,8 @@ import { type PublishedResource, publish, respondPublished } from "./PublishedRe
 const linksetType = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 
 /** Whether the server is up: never cached, and pointing at the API catalog. */
-const health = (origin: string): Response =>
-  Response.json({ status: "ok" }, { headers: { "cache-control": "no-store", link: apiCatalogLink(origin) } })
+const health = (origin: string): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson({ status: "ok" }, { headers: { "cache-control": "no-store", link: apiCatalogLink(origin) } })
 
 /**
  * The routes that need no key (HTTP "The OpenAPI document, the guides and the API catalog"): `/health`, the OpenAPI
@@ -30,17 +31,15 @@ export const publicRoutes = (document: PublishedResource, guides: ReadonlyArray<
     return guideTexts.get(pathname)
   }
   /** The response of a public route, or undefined for a path that is not one. */
-  return (request: Request, pathname: string, origin: string): Response | undefined => {
+  return (
+    request: HttpServerRequest.HttpServerRequest,
+    pathname: string,
+    origin: string
+  ): HttpServerResponse.HttpServerResponse | undefined => {
     const resource = resourceAt(pathname, origin)
     if (resource === undefined) return undefined
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      const refusal = methodNotAllowed(request.method, allowOf(["GET"]))
-      if (resource !== "health")
-        for (const [name, value] of Object.entries(resource.headers)) refusal.headers.set(name, value)
-      return refusal
-    }
-    if (resource !== "health") return respondPublished(resource, request)
-    const response = health(origin)
-    return request.method === "HEAD" ? new Response(null, { headers: response.headers }) : response
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return methodNotAllowed(request.method, allowOf(["GET"]), resource === "health" ? {} : resource.headers)
+    return resource === "health" ? health(origin) : respondPublished(resource, request)
   }
 }

@@ -1,3 +1,4 @@
+import { type HttpServerRequest, UrlParams } from "@effect/platform"
 import { badRequest, type Operation, type Rejection } from "@runledger/core"
 import { Effect } from "effect"
 import { parameterNames, routeTemplate, takesQuery } from "../routes/routeTemplate.js"
@@ -7,9 +8,9 @@ import { jsonBody } from "./jsonBody.js"
 import { readBytes } from "./readBytes.js"
 
 /** Whether a request carries a body, by its headers or its bytes. */
-const hasBody = (request: Request): Effect.Effect<boolean> => {
-  const length = request.headers.get("content-length")
-  if ((length !== null && length.trim() !== "0") || request.headers.has("transfer-encoding"))
+const hasBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<boolean> => {
+  const length = request.headers["content-length"]
+  if ((length !== undefined && length.trim() !== "0") || request.headers["transfer-encoding"] !== undefined)
     return Effect.succeed(true)
   return readBytes(request, 0).pipe(
     Effect.as(false),
@@ -20,7 +21,7 @@ const hasBody = (request: Request): Effect.Effect<boolean> => {
 /** The query string's fields, each given once and read by its type. */
 const queryFields = (url: URL, fields: InputFields): Effect.Effect<Record<string, unknown>, Rejection> => {
   const given = new Map<string, unknown>()
-  for (const [key, value] of url.searchParams) {
+  for (const [key, value] of UrlParams.fromInput(url.searchParams)) {
     if (given.has(key))
       return Effect.fail(badRequest(`The query parameter ${key} is given more than once; give it once.`))
     given.set(
@@ -37,7 +38,7 @@ const queryFields = (url: URL, fields: InputFields): Effect.Effect<Record<string
  * string. A field may come in one place only, and the path's `org` and `playbook` are places too.
  */
 export const callInput = (
-  request: Request,
+  request: HttpServerRequest.HttpServerRequest,
   url: URL,
   operation: Operation,
   parameters: Readonly<Record<string, string>>,

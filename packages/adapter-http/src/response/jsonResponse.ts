@@ -1,5 +1,5 @@
-/** A successful operation's answer: JSON, never cached; without its body for HEAD. */
-export const jsonResponse = (status: number, output: unknown, head: boolean): Response => {
-  const response = Response.json(output, { status, headers: { "cache-control": "no-store" } })
-  return head ? new Response(null, { status, headers: response.headers }) : response
-}
+import { HttpServerResponse } from "@effect/platform"
+
+/** A successful operation's answer: JSON, never cached (the web handler drops the body of a HEAD). */
+export const jsonResponse = (status: number, output: unknown) =>
+  HttpServerResponse.json(output, { status, headers: { "cache-control": "no-store" } })

@@ -1,3 +1,4 @@
+import { HttpServerResponse } from "@effect/platform"
 import { problemDocument, type Rejection } from "@runledger/core"
 
 /** Kinds of `unavailable` no wait resolves, so they never carry Retry-After (HTTP "When to retry"). */
@@ -13,10 +14,14 @@ export const retryAfterOf = (rejection: Rejection): number | undefined =>
     : undefined
 
 /** A rejection as an RFC 9457 problem response, with its status, and Retry-After where a retry may help. */
-export const problemResponse = (rejection: Rejection, headers: HeadersInit = {}): Response => {
-  const response = Response.json(problemDocument(rejection), { status: rejection.status, headers })
-  response.headers.set("content-type", "application/problem+json")
+export const problemResponse = (
+  rejection: Rejection,
+  headers: Readonly<Record<string, string>> = {}
+): HttpServerResponse.HttpServerResponse => {
   const retryAfter = retryAfterOf(rejection)
-  if (retryAfter !== undefined) response.headers.set("retry-after", String(retryAfter))
-  return response
+  return HttpServerResponse.unsafeJson(problemDocument(rejection), {
+    status: rejection.status,
+    contentType: "application/problem+json",
+    headers: retryAfter === undefined ? headers : { ...headers, "retry-after": String(retryAfter) }
+  })
 }

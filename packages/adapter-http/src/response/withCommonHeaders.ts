@@ -1,10 +1,14 @@
+import { HttpServerResponse } from "@effect/platform"
+
 /**
  * A response with the headers every response of the handler carries: its request id (`x-request-id`) and
- * `Cross-Origin-Resource-Policy: same-origin`, unless the response set its own. The body is passed on as a stream.
+ * `Cross-Origin-Resource-Policy: same-origin`, unless the response set its own.
  */
-export const withCommonHeaders = (response: Response, requestId: string): Response => {
-  const headers = new Headers(response.headers)
-  if (!headers.has("x-request-id")) headers.set("x-request-id", requestId)
-  if (!headers.has("cross-origin-resource-policy")) headers.set("cross-origin-resource-policy", "same-origin")
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
-}
+export const withCommonHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  requestId: string
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.setHeaders(response, {
+    "x-request-id": response.headers["x-request-id"] ?? requestId,
+    "cross-origin-resource-policy": response.headers["cross-origin-resource-policy"] ?? "same-origin"
+  })

@@ -1,3 +1,4 @@
+import { computationFunctionGuide } from "./computationFunction.js"
 import { startGuide } from "./start.js"
 import { terminologyGuide } from "./terminology.js"
 
@@ -23,6 +24,12 @@ export const guides: ReadonlyArray<Guide> = [
     title: "Terminology",
     description: "What the words of a playbook mean.",
     text: terminologyGuide
+  },
+  {
+    name: "computation-function",
+    title: "Computation functions",
+    description: "The computation function's document: deterministic TypeScript over JSON, its library and its bounds.",
+    text: computationFunctionGuide
   }
 ]
 

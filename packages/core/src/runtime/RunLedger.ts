@@ -1,14 +1,13 @@
 import { Layer } from "effect"
 import { defaultSettings, RuntimeConfig, type RuntimeSettings } from "../config/RuntimeConfig.js"
-import { type DefinitionFormat, Formats } from "../formats/DefinitionFormat.js"
+import type { Formats } from "../formats/DefinitionFormat.js"
+import { FormatsLive } from "../formats/FormatsLive.js"
 import { Authenticator } from "../ports/Authenticator.js"
 import { Ids } from "../ports/Ids.js"
+import * as QuickJsSandbox from "../sandbox/QuickJsSandbox.js"
 
-/** The formats a runtime runs unless told otherwise. */
-const defaultFormats: Layer.Layer<Formats> = Layer.succeed(
-  Formats,
-  new Map<DefinitionFormat["type"], DefinitionFormat>()
-)
+/** The formats a runtime runs unless told otherwise: every format implemented, on the QuickJS sandbox. */
+const defaultFormats: Layer.Layer<Formats> = FormatsLive.pipe(Layer.provide(QuickJsSandbox.layer()))
 
 /**
  * The core services of a runtime: its settings, the API-key/local-mode authenticator, the id source and the

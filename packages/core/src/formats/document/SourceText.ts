@@ -6,7 +6,6 @@ export interface Position {
 
 /** Positions in a document's text: turns a UTF-16 offset into a line and a code-point column. */
 export interface SourceText {
-  readonly text: string
   readonly positionAt: (offset: number) => Position
 }
 
@@ -28,5 +27,5 @@ export const sourceText = (text: string): SourceText => {
     const column = [...text.slice(starts[low], bounded)].length + 1
     return { line: low + 1, column }
   }
-  return { text, positionAt }
+  return { positionAt }
 }

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
+
+/** The invoice example of function-formats.md §4.3. */
+const invoice = `---
+description: Net, VAT per rate and gross of an invoice, all in cents
+language: typescript
+input:
+  schema:
+    type: object
+    required: [lines]
+    properties:
+      lines:
+        type: array
+        maxItems: 2000
+        items:
+          type: object
+          required: [sku, quantity, unit_cents, vat_bp]
+          properties:
+            sku: { type: string }
+            quantity: { type: integer, minimum: 1 }
+            unit_cents: { type: integer, minimum: 0 }
+            vat_bp: { type: integer, minimum: 0, maximum: 10000 }
+output:
+  schema:
+    type: object
+    required: [net_cents, vat, vat_cents, gross_cents]
+    properties:
+      net_cents: { type: integer }
+      vat: { type: array, items: { type: object } }
+      vat_cents: { type: integer }
+      gross_cents: { type: integer }
+---
+export default function (input: Input): Output {
+  const bases = new Map<number, number>();
+  let net_cents = 0;
+  for (const line of input.lines) {
+    const amount = line.quantity * line.unit_cents;
+    net_cents += amount;
+    bases.set(line.vat_bp, (bases.get(line.vat_bp) ?? 0) + amount);
+  }
+  const vat = [...bases.entries()]
+    .toSorted(([left], [right]) => left - right)
+    .map(([rate_bp, base_cents]) => ({ rate_bp, base_cents, vat_cents: Math.round((base_cents * rate_bp) / 10000) }));
+  const vat_cents = vat.reduce((sum, row) => sum + row.vat_cents, 0);
+  return { net_cents, vat, vat_cents, gross_cents: net_cents + vat_cents };
+}
+`
+
+/** A program that cannot produce its output: it raises. */
+const raising = `---
+description: Always raises
+language: typescript
+---
+export default function (input: Json): Json {
+  throw new Error("no totals for " + JSON.stringify(input));
+}
+`
+
+const lines = { lines: [{ sku: "a", quantity: 2, unit_cents: 1000, vat_bp: 2000 }, { sku: "b", quantity: 1, unit_cents: 500, vat_bp: 550 }] }
+
+onEveryStore("definitions and runs over HTTP", (store) => {
+  let server: AcceptanceServer
+  let count = 0
+  beforeAll(async () => {
+    server = await startAcceptanceServer(store())
+  }, 60_000)
+  afterAll(() => server?.close())
+
+  /** A new playbook for one test, and the path of its routes. */
+  const playbook = async () => {
+    const id = `pb-${++count}-${Math.random().toString(36).slice(2, 8)}`
+    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
+    return `/v1/orgs/local/playbooks/${id}`
+  }
+  const save = (base: string, name: string, source: string) =>
+    server.send("POST", `${base}/definitions/computation`, { name, source, diagram: "none", overview: "Totals." })
+
+  it("saves a computation function, lists it, reads it, and versions an update", async () => {
+    const base = await playbook()
+    const created = await save(base, "invoice-totals", invoice)
+    expect(created.status).toBe(201)
+    expect(created.headers.get("cache-control")).toBe("no-store")
+    expect(created.body).toMatchObject({
+      type: "computation",
+      name: "invoice-totals",
+      version: 1,
+      status: "active",
+      description: "Net, VAT per rate and gross of an invoice, all in cents",
+      overview: "Totals.",
+      diagram: "none",
+      created_by: { id: "local" }
+    })
+    expect(created.body.input_schema).toMatchObject({ type: "object", required: ["lines"] })
+    expect(created.body.output_schema).toMatchObject({ type: "object" })
+    const listed = await server.send("GET", `${base}/definitions/computation`)
+    expect(listed.body.definitions.map((definition: any) => definition.name)).toEqual(["invoice-totals"])
+    expect(listed.body.definitions[0].source).toBeUndefined()
+    const read = await server.send("GET", `${base}/definitions/computation/invoice-totals`)
+    expect(read.body.source).toBe(invoice)
+    const same = await server.send("PUT", `${base}/definitions/computation/invoice-totals`, { source: invoice, diagram: "none" })
+    expect(same.body.version).toBe(1)
+    const changed = await server.send("PUT", `${base}/definitions/computation/invoice-totals`, {
+      source: invoice.replace("all in cents", "in cents"),
+      diagram: "flowchart TD\n  lines --> totals"
+    })
+    expect([changed.status, changed.body.version, changed.body.overview]).toEqual([200, 2, "Totals."])
+  })
+
+  it("refuses a document's problems under /source at their lines, and saves nothing", async () => {
+    const base = await playbook()
+    const before = await server.factCount()
+    const refused = await save(base, "broken", invoice.replace("language: typescript", "language: python"))
+    expect(refused.status).toBe(422)
+    expect(refused.headers.get("content-type")).toBe("application/problem+json")
+    expect(refused.body.reason).toBe("invalid_input")
+    expect(refused.body.errors[0].pointer).toBe("/source")
+    expect(refused.body.errors[0].detail).toMatch(/^Line 3, column \d+: at \/language: /)
+    const typeError = await save(base, "typed", invoice.replace("return { net_cents,", "return { net_cents: 'x',"))
+    expect(typeError.status).toBe(422)
+    expect(typeError.body.errors[0].detail).toMatch(/^Line \d+, column \d+: /)
+    expect(await server.factCount()).toBe(before)
+  })
+
+  it("refuses the types it does not run yet as unavailable, without Retry-After", async () => {
+    const base = await playbook()
+    const refused = await server.send("POST", `${base}/definitions/reasoning`, { name: "think", source: "---\n---\n", diagram: "none" })
+    expect(refused.status).toBe(503)
+    expect(refused.body.reason).toBe("unavailable")
+    expect(refused.headers.get("retry-after")).toBeNull()
+  })
+
+  it("runs within the request: the invoice totals, then the same run again under its id", async () => {
+    const base = await playbook()
+    await save(base, "invoice-totals", invoice)
+    const runId = crypto.randomUUID()
+    const run = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines, run_id: runId })
+    expect(run.status).toBe(200)
+    expect(run.body).toMatchObject({
+      run_id: runId,
+      status: "succeeded",
+      definition_version: 1,
+      output: { net_cents: 2500, vat_cents: 428, gross_cents: 2928 }
+    })
+    expect(run.body.output.vat).toEqual([
+      { rate_bp: 550, base_cents: 500, vat_cents: 28 },
+      { rate_bp: 2000, base_cents: 2000, vat_cents: 400 }
+    ])
+    expect(run.body.record).toMatchObject({ language: "typescript" })
+    const facts = await server.factCount()
+    const again = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines, run_id: runId })
+    expect(again.body.output).toEqual(run.body.output)
+    expect(await server.factCount()).toBe(facts)
+    const other = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, {
+      input: { lines: [] },
+      run_id: runId
+    })
+    expect([other.status, other.body.reason]).toEqual([409, "conflict"])
+    const read = await server.send("GET", `${base}/runs/${runId}`)
+    expect(read.body).toMatchObject({ run_id: runId, status: "succeeded", started_by: { id: "local" } })
+  })
+
+  it("refuses an input its schema refuses as 422 input_schema with pointers under /input", async () => {
+    const base = await playbook()
+    await save(base, "invoice-totals", invoice)
+    const refused = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, {
+      input: { lines: [{ sku: "a", quantity: 0, unit_cents: 1, vat_bp: 1 }] }
+    })
+    expect(refused.status).toBe(422)
+    expect(refused.body).toMatchObject({ reason: "invalid_input", kind: "input_schema" })
+    expect(refused.body.errors[0].pointer).toMatch(/^\/input\/lines\/0\/quantity/)
+    expect(refused.body.run_id).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("ends a program that raises as 409 unworkable, the same way every time", async () => {
+    const base = await playbook()
+    await save(base, "raises", raising)
+    const first = await server.send("POST", `${base}/definitions/computation/raises/run`, { input: { a: 1 } })
+    expect([first.status, first.body.reason, first.body.kind]).toEqual([409, "conflict", "unworkable"])
+    expect(first.body.detail).toMatch(/raised on line \d+/)
+    const second = await server.send("POST", `${base}/definitions/computation/raises/run`, { input: { a: 1 } })
+    expect(second.body.detail).toBe(first.body.detail)
+    const read = await server.send("GET", `${base}/runs/${first.body.run_id}`)
+    expect(read.body).toMatchObject({ status: "rejected", rejection: { reason: "conflict", kind: "unworkable" } })
+  })
+
+  it("refuses runs of a paused or retired function, and of one the playbook does not have", async () => {
+    const base = await playbook()
+    await save(base, "invoice-totals", invoice)
+    const paused = await server.send("POST", `${base}/definitions/computation/invoice-totals/pause`, { reason: "Audit" })
+    expect(paused.body).toMatchObject({ status: "paused", paused_reason: "Audit" })
+    const refused = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })
+    expect([refused.status, refused.body.kind]).toEqual([409, "paused"])
+    await server.send("POST", `${base}/definitions/computation/invoice-totals/resume`)
+    await server.send("POST", `${base}/definitions/computation/invoice-totals/retire`)
+    const retired = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })
+    expect([retired.status, retired.body.kind]).toEqual([409, "retired"])
+    const restored = await server.send("POST", `${base}/definitions/computation/invoice-totals/restore`)
+    expect(restored.body.status).toBe("paused")
+    const missing = await server.send("POST", `${base}/definitions/computation/nothing-here/run`, { input: lines })
+    expect(missing.status).toBe(404)
+    const badId = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines, run_id: "7" })
+    expect([badId.status, badId.body.errors[0].pointer]).toEqual([422, "/run_id"])
+  })
+
+  it("lists runs, reads their history and the playbook's events, and one event in full", async () => {
+    const base = await playbook()
+    await save(base, "invoice-totals", invoice)
+    const ids: Array<string> = []
+    for (let index = 0; index < 3; index++)
+      ids.push((await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })).body.run_id)
+    const page = await server.send("GET", `${base}/runs?limit=2`)
+    expect(page.body.runs.map((run: any) => run.run_id)).toEqual([ids[2], ids[1]])
+    expect(page.body.runs[0].output).toBeUndefined()
+    const rest = await server.send("GET", `${base}/runs?limit=2&cursor=${page.body.next_cursor}`)
+    expect([rest.body.runs.map((run: any) => run.run_id), rest.body.has_more, rest.body.next_cursor]).toEqual([[ids[0]], false, null])
+    const history = await server.send("GET", `${base}/runs/${ids[0]}/history`)
+    expect(history.body.events.map((event: any) => event.type)).toEqual(["run_started", "run_succeeded"])
+    const events = await server.send("GET", `${base}/events?limit=100`)
+    expect(events.body.events.length).toBe(7)
+    expect(events.body.events.at(-1).type).toBe("definition_created")
+    const tree = await server.send("GET", `${base}/events?run_id=${ids[1]}&order=asc`)
+    expect(tree.body.events.map((event: any) => event.metadata.run_id)).toEqual([ids[1], ids[1]])
+    const one = await server.send("GET", `${base}/events/${history.body.events[1].id}`)
+    expect(one.body.data.output).toMatchObject({ gross_cents: 2928 })
+    expect((await server.send("GET", `${base}/events/${ids[0]}_0`)).status).toBe(422)
+    expect((await server.send("GET", `${base}/runs?cursor=${history.body.events[0].id}`)).status).toBe(422)
+    const foreign = await server.send("GET", `${base}/runs?limit=1&cursor=${(await server.send("GET", `${base}/runs?limit=1`)).body.next_cursor}`)
+    expect(foreign.status).toBe(200)
+    const otherBase = await playbook()
+    expect((await server.send("GET", `${otherBase}/runs?cursor=${page.body.next_cursor}`)).status).toBe(422)
+  })
+
+  it("refuses to cancel a run that ended within its request, and one the playbook does not have", async () => {
+    const base = await playbook()
+    await save(base, "invoice-totals", invoice)
+    const run = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })
+    expect((await server.send("POST", `${base}/runs/${run.body.run_id}/cancel`)).status).toBe(409)
+    expect((await server.send("POST", `${base}/runs/${crypto.randomUUID()}/cancel`)).status).toBe(404)
+  })
+})

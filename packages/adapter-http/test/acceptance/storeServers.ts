@@ -1,0 +1,56 @@
+import { listen, toWebHandler } from "@runledger/adapter-http"
+import { Ledger, RunLedger, type RuntimeSettings } from "@runledger/core"
+import * as MemoryStore from "@runledger/store-memory"
+import * as PostgresStore from "@runledger/store-postgres"
+import { postgresSuite } from "@runledger/store-postgres/testing"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { describe } from "vitest"
+
+/** The store an acceptance server runs on. */
+export type AcceptanceStore = { readonly kind: "memory" } | { readonly kind: "postgres"; readonly url: string; readonly schema: string }
+
+/** A runtime on a store, its HTTP handler served over real HTTP on 127.0.0.1, and helpers to call it. */
+export const startAcceptanceServer = async (store: AcceptanceStore, settings: Partial<RuntimeSettings> = {}) => {
+  const storeLayer =
+    store.kind === "memory" ? MemoryStore.layer : PostgresStore.layer({ url: store.url, schema: store.schema })
+  const runtime = ManagedRuntime.make(Layer.merge(RunLedger.layer(settings), storeLayer))
+  const server = await listen(toWebHandler(runtime), { port: 0 })
+  return {
+    runtime,
+    url: server.url,
+    /** Sends a request over HTTP; a body is sent as JSON. */
+    send: async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+      const text = await response.text()
+      return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+    },
+    /** How many facts the ledger holds. */
+    factCount: () =>
+      runtime.runPromise(
+        Effect.flatMap(Ledger, (ledger) => ledger.readAll({ direction: "forward", limit: 1_000_000 })).pipe(
+          Effect.map((facts) => facts.length)
+        )
+      ),
+    close: async () => {
+      await server.close()
+      await runtime.dispose()
+    }
+  }
+}
+
+export type AcceptanceServer = Awaited<ReturnType<typeof startAcceptanceServer>>
+
+/**
+ * Declares an acceptance suite once per store: on memory always, and on PostgreSQL (a schema of its own) when
+ * `DATABASE_URL` is set — skipped with a line saying so otherwise, and failed in CI.
+ */
+export const onEveryStore = (name: string, body: (store: () => AcceptanceStore) => void): void => {
+  describe(`${name} (memory store)`, () => body(() => ({ kind: "memory" })))
+  postgresSuite(`${name} (acceptance)`, "alongside", (database) =>
+    body(() => ({ kind: "postgres", url: database.url, schema: database.schema }))
+  )
+}

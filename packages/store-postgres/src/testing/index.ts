@@ -1,0 +1,2 @@
+/** @runledger/store-postgres/testing: run a test suite against PostgreSQL on a schema of its own. */
+export * from "./postgresSuite.js"
