@@ -15,7 +15,7 @@ import {
   type WebHandler,
   type WebMount
 } from "@runledger/core"
-import { Cause, Context, Effect, Option } from "effect"
+import { Cause, Context, Effect, Fiber, Option } from "effect"
 import { openApiDocument } from "./openapi/openApiDocument.js"
 import { publish } from "./published/PublishedResource.js"
 import { publicRoutes } from "./published/publicRoutes.js"
@@ -100,14 +100,24 @@ export const toWebHandler = (runtime: RunLedgerRuntime, options: HttpHandlerOpti
     const request = yield* HttpServerRequest.HttpServerRequest
     const response = yield* respond(request.modify({ remoteAddress: info?.remoteAddress }), info).pipe(
       Effect.catchTag("Rejection", (rejection) => Effect.succeed(problemResponse(rejection))),
-      Effect.catchAllCause((cause) => Effect.succeed(incidentResponse(requestId, Cause.pretty(cause))))
+      Effect.catchAllCause((cause) => Effect.succeed(incidentResponse(requestId, Cause.pretty(cause)))),
+      // The platform runs the app uninterruptible. The call runs on a fiber of its own where interruption works (a
+      // held request races its wait against a change) and, joined uninterruptibly, to its end when the client goes.
+      Effect.interruptible,
+      Effect.fork,
+      Effect.flatMap(Fiber.join)
     )
     return withCommonHeaders(response, requestId)
   })
 
-  let handler: Promise<(request: Request, context?: Context.Context<never>) => Promise<Response>> | undefined
+  /** The platform's web handler of the app, made on the first request, once the runtime is built. */
+  let built: Promise<(request: Request, context?: Context.Context<never>) => Promise<Response>> | undefined
+  const webHandler = () => {
+    built ??= runtime.runtime().then((ready) => HttpApp.toWebHandlerRuntime(ready)(app))
+    return built
+  }
   return (request, info) =>
-    (handler ??= runtime.runtime().then((built) => HttpApp.toWebHandlerRuntime(built)(app)))
+    webHandler()
       .then((handle) => handle(request, info === undefined ? undefined : Context.make(Peer, info)))
       .catch((defect) => {
         // Only a runtime that cannot be built fails outside the app.

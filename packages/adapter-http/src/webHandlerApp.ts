@@ -1,6 +1,7 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
 import type { WebHandler } from "@runledger/core"
-import { Effect, Either, Exit, Option, Stream } from "effect"
+import { Effect, Either, Function, Option, Stream } from "effect"
 
 /** A Host header that names a host and port only, so it cannot shift the path of the URL built from it. */
 const plainHost = /^[A-Za-z0-9.\-[\]:]+$/
@@ -28,17 +29,25 @@ export const webHandlerApp = (handler: WebHandler, fallbackHost: () => string) =
     const request = yield* HttpServerRequest.HttpServerRequest
     const url = urlOf(request, fallbackHost())
     if (url === undefined) return HttpServerResponse.empty({ status: 400 })
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const outgoing = NodeHttpServerRequest.toServerResponse(request)
     const aborted = new AbortController()
-    yield* Effect.addFinalizer((exit) => Effect.sync(() => Exit.isFailure(exit) && aborted.abort()))
-    const runtime = yield* Effect.runtime<never>()
+    outgoing.on("close", () => outgoing.writableFinished || aborted.abort())
+    // The rest of a body the handler did not read (a refused one) is discarded, so the client reads the answer.
+    outgoing.on("finish", () => incoming.complete || incoming.resume())
+    // The body is read on a fiber of its own, which must stop when the handler cancels the body; it would inherit
+    // the uninterruptible flags the app runs under.
+    const runtime = yield* Effect.interruptible(Effect.runtime<never>())
     const withBody = request.method !== "GET" && request.method !== "HEAD"
+    // Read without destroying the request when the handler stops early, which would reset the connection.
+    const body = NodeStream.fromReadable(() => incoming, Function.identity, { closeOnDone: false })
     const web = Either.try(
       () =>
         new Request(url, {
           method: request.method,
           headers: request.headers,
           signal: aborted.signal,
-          ...(withBody ? { body: Stream.toReadableStreamRuntime(request.stream, runtime), duplex: "half" } : {})
+          ...(withBody ? { body: Stream.toReadableStreamRuntime(body, runtime), duplex: "half" } : {})
         } as RequestInit)
     )
     if (Either.isLeft(web)) return HttpServerResponse.empty({ status: 405 })

@@ -17,7 +17,7 @@ const importsOf = (path: string): Array<string> =>
 
 /** What each package may import besides relative paths and node builtins. */
 const allowed: Record<string, RegExp> = {
-  core: /^(effect|yaml|ajv|ajv-formats|typescript|ts-blank-space|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|vitest)(\/|$)/,
+  core: /^(effect|yaml|ajv|ajv-formats|liquidjs|typescript|ts-blank-space|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|vitest)(\/|$)/,
   "store-memory": /^(effect|@runledger\/core)(\/|$)/,
   "store-postgres": /^(effect|@effect\/(sql|sql-pg|platform|experimental)|@runledger\/core|pg|vitest)(\/|$)/,
   "adapter-http": /^(effect|@effect\/(platform|platform-node)|@runledger\/core)(\/|$)/,

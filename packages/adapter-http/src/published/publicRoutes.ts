@@ -10,7 +10,10 @@ const linksetType = 'application/linkset+json; profile="https://www.rfc-editor.o
 
 /** Whether the server is up: never cached, and pointing at the API catalog. */
 const health = (origin: string): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson({ status: "ok" }, { headers: { "cache-control": "no-store", link: apiCatalogLink(origin) } })
+  HttpServerResponse.unsafeJson(
+    { status: "ok" },
+    { headers: { "cache-control": "no-store", link: apiCatalogLink(origin) } }
+  )
 
 /**
  * The routes that need no key (HTTP "The OpenAPI document, the guides and the API catalog"): `/health`, the OpenAPI

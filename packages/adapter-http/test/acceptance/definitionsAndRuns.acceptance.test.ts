@@ -57,7 +57,12 @@ export default function (input: Json): Json {
 }
 `
 
-const lines = { lines: [{ sku: "a", quantity: 2, unit_cents: 1000, vat_bp: 2000 }, { sku: "b", quantity: 1, unit_cents: 500, vat_bp: 550 }] }
+const lines = {
+  lines: [
+    { sku: "a", quantity: 2, unit_cents: 1000, vat_bp: 2000 },
+    { sku: "b", quantity: 1, unit_cents: 500, vat_bp: 550 }
+  ]
+}
 
 onEveryStore("definitions and runs over HTTP", (store) => {
   let server: AcceptanceServer
@@ -98,7 +103,10 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     expect(listed.body.definitions[0].source).toBeUndefined()
     const read = await server.send("GET", `${base}/definitions/computation/invoice-totals`)
     expect(read.body.source).toBe(invoice)
-    const same = await server.send("PUT", `${base}/definitions/computation/invoice-totals`, { source: invoice, diagram: "none" })
+    const same = await server.send("PUT", `${base}/definitions/computation/invoice-totals`, {
+      source: invoice,
+      diagram: "none"
+    })
     expect(same.body.version).toBe(1)
     const changed = await server.send("PUT", `${base}/definitions/computation/invoice-totals`, {
       source: invoice.replace("all in cents", "in cents"),
@@ -124,7 +132,11 @@ onEveryStore("definitions and runs over HTTP", (store) => {
 
   it("refuses the types it does not run yet as unavailable, without Retry-After", async () => {
     const base = await playbook()
-    const refused = await server.send("POST", `${base}/definitions/reasoning`, { name: "think", source: "---\n---\n", diagram: "none" })
+    const refused = await server.send("POST", `${base}/definitions/reasoning`, {
+      name: "think",
+      source: "---\n---\n",
+      diagram: "none"
+    })
     expect(refused.status).toBe(503)
     expect(refused.body.reason).toBe("unavailable")
     expect(refused.headers.get("retry-after")).toBeNull()
@@ -134,7 +146,10 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     const base = await playbook()
     await save(base, "invoice-totals", invoice)
     const runId = crypto.randomUUID()
-    const run = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines, run_id: runId })
+    const run = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, {
+      input: lines,
+      run_id: runId
+    })
     expect(run.status).toBe(200)
     expect(run.body).toMatchObject({
       run_id: runId,
@@ -148,7 +163,10 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     ])
     expect(run.body.record).toMatchObject({ language: "typescript" })
     const facts = await server.factCount()
-    const again = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines, run_id: runId })
+    const again = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, {
+      input: lines,
+      run_id: runId
+    })
     expect(again.body.output).toEqual(run.body.output)
     expect(await server.factCount()).toBe(facts)
     const other = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, {
@@ -187,7 +205,9 @@ onEveryStore("definitions and runs over HTTP", (store) => {
   it("refuses runs of a paused or retired function, and of one the playbook does not have", async () => {
     const base = await playbook()
     await save(base, "invoice-totals", invoice)
-    const paused = await server.send("POST", `${base}/definitions/computation/invoice-totals/pause`, { reason: "Audit" })
+    const paused = await server.send("POST", `${base}/definitions/computation/invoice-totals/pause`, {
+      reason: "Audit"
+    })
     expect(paused.body).toMatchObject({ status: "paused", paused_reason: "Audit" })
     const refused = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })
     expect([refused.status, refused.body.kind]).toEqual([409, "paused"])
@@ -199,7 +219,10 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     expect(restored.body.status).toBe("paused")
     const missing = await server.send("POST", `${base}/definitions/computation/nothing-here/run`, { input: lines })
     expect(missing.status).toBe(404)
-    const badId = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines, run_id: "7" })
+    const badId = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, {
+      input: lines,
+      run_id: "7"
+    })
     expect([badId.status, badId.body.errors[0].pointer]).toEqual([422, "/run_id"])
   })
 
@@ -208,12 +231,18 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     await save(base, "invoice-totals", invoice)
     const ids: Array<string> = []
     for (let index = 0; index < 3; index++)
-      ids.push((await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })).body.run_id)
+      ids.push(
+        (await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })).body.run_id
+      )
     const page = await server.send("GET", `${base}/runs?limit=2`)
     expect(page.body.runs.map((run: any) => run.run_id)).toEqual([ids[2], ids[1]])
     expect(page.body.runs[0].output).toBeUndefined()
     const rest = await server.send("GET", `${base}/runs?limit=2&cursor=${page.body.next_cursor}`)
-    expect([rest.body.runs.map((run: any) => run.run_id), rest.body.has_more, rest.body.next_cursor]).toEqual([[ids[0]], false, null])
+    expect([rest.body.runs.map((run: any) => run.run_id), rest.body.has_more, rest.body.next_cursor]).toEqual([
+      [ids[0]],
+      false,
+      null
+    ])
     const history = await server.send("GET", `${base}/runs/${ids[0]}/history`)
     expect(history.body.events.map((event: any) => event.type)).toEqual(["run_started", "run_succeeded"])
     const events = await server.send("GET", `${base}/events?limit=100`)
@@ -225,7 +254,10 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     expect(one.body.data.output).toMatchObject({ gross_cents: 2928 })
     expect((await server.send("GET", `${base}/events/${ids[0]}_0`)).status).toBe(422)
     expect((await server.send("GET", `${base}/runs?cursor=${history.body.events[0].id}`)).status).toBe(422)
-    const foreign = await server.send("GET", `${base}/runs?limit=1&cursor=${(await server.send("GET", `${base}/runs?limit=1`)).body.next_cursor}`)
+    const foreign = await server.send(
+      "GET",
+      `${base}/runs?limit=1&cursor=${(await server.send("GET", `${base}/runs?limit=1`)).body.next_cursor}`
+    )
     expect(foreign.status).toBe(200)
     const otherBase = await playbook()
     expect((await server.send("GET", `${otherBase}/runs?cursor=${page.body.next_cursor}`)).status).toBe(422)

@@ -7,7 +7,9 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { describe } from "vitest"
 
 /** The store an acceptance server runs on. */
-export type AcceptanceStore = { readonly kind: "memory" } | { readonly kind: "postgres"; readonly url: string; readonly schema: string }
+export type AcceptanceStore =
+  | { readonly kind: "memory" }
+  | { readonly kind: "postgres"; readonly url: string; readonly schema: string }
 
 /** A runtime on a store, its HTTP handler served over real HTTP on 127.0.0.1, and helpers to call it. */
 export const startAcceptanceServer = async (store: AcceptanceStore, settings: Partial<RuntimeSettings> = {}) => {

@@ -1,3 +1,7 @@
+import { getPlaybookAnalytics } from "../analytics/operations/getPlaybookAnalytics.js"
+import { listOrgChanges } from "../changes/operations/listOrgChanges.js"
+import { listPlaybookChanges } from "../changes/operations/listPlaybookChanges.js"
+import { commentOperations } from "../comments/commentOperations.js"
 import { createDefinition } from "../definitions/operations/createDefinition.js"
 import { getDefinition } from "../definitions/operations/getDefinition.js"
 import { listDefinitions } from "../definitions/operations/listDefinitions.js"
@@ -10,6 +14,8 @@ import { getEvent } from "../events/operations/getEvent.js"
 import { getRunHistory } from "../events/operations/getRunHistory.js"
 import { listPlaybookEvents } from "../events/operations/listPlaybookEvents.js"
 import { getGuide } from "../guides/getGuide.js"
+import { answerInteraction } from "../interactions/operations/answerInteraction.js"
+import { listInteractions } from "../interactions/operations/listInteractions.js"
 import { createPlaybook } from "../playbooks/operations/createPlaybook.js"
 import { getPlaybook } from "../playbooks/operations/getPlaybook.js"
 import { listPlaybooks } from "../playbooks/operations/listPlaybooks.js"
@@ -44,9 +50,15 @@ export const catalog: ReadonlyArray<Operation> = [
   getRun,
   listRuns,
   cancelRun,
+  listInteractions,
+  answerInteraction,
   getRunHistory,
   listPlaybookEvents,
   getEvent,
+  listOrgChanges,
+  listPlaybookChanges,
+  getPlaybookAnalytics,
+  ...commentOperations,
   getGuide
 ]
 

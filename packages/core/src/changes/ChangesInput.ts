@@ -10,7 +10,9 @@ export const ChangesInput = Schema.Struct({
   wait: Schema.optional(
     Schema.Number.pipe(
       Schema.between(0, 25, { message: () => "must be a number of seconds from 0 to 25" }),
-      Schema.annotations({ description: "How many seconds to hold the request when nothing changed: 0 to 25, 25 when left out." })
+      Schema.annotations({
+        description: "How many seconds to hold the request when nothing changed: 0 to 25, 25 when left out."
+      })
     )
   )
 })

@@ -11,7 +11,8 @@ import { readChanges } from "./readChanges.js"
  * listens to the ledger's wake-ups before its first read, so no append between the two goes unheard, and reads
  * again on each wake-up of a stream the feed follows. When `wait` passes it reads once more and answers no changes
  * with the cursor it was given if there are none; when the wake-ups end, because the store's scope closes as the
- * runtime stops, it answers that at once.
+ * runtime stops, it answers that at once. The hold is interruptible even where the caller runs uninterruptibly (an
+ * HTTP app does), so the wait, the listener and a client that goes can always stop it.
  */
 export const holdChanges = <C extends Change>(
   feed: ChangeFeed<C>,
@@ -19,31 +20,33 @@ export const holdChanges = <C extends Change>(
   from: ChangesCursor,
   wait: Duration.Duration
 ): Effect.Effect<ChangesAnswer<C>, Rejection, Ledger> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const unchanged: ChangesAnswer<C> = { cursor: since, changes: [], more: false }
-      const attempt = Effect.map(readChanges(feed, from), (read) =>
-        read.changes.length === 0
-          ? Option.none()
-          : Option.some<ChangesAnswer<C>>({
-              cursor: encodeChangesCursor(feed.scope, read.after),
-              changes: read.changes,
-              more: read.more
-            })
-      )
-      const ledger = yield* Ledger
-      const listener = yield* ledger.wakeups.pipe(
-        Stream.filter((wakeup) => wakeup.streams.some(feed.wakes)),
-        Stream.mapEffect(() => attempt),
-        Stream.filterMap((answer) => answer),
-        Stream.runHead,
-        Effect.forkScoped
-      )
-      yield* Effect.yieldNow()
-      const first = yield* attempt
-      if (Option.isSome(first)) return first.value
-      const heard = yield* Fiber.join(listener).pipe(Effect.timeoutOption(wait))
-      const answer = Option.isSome(heard) ? heard.value : yield* attempt
-      return Option.getOrElse(answer, () => unchanged)
-    })
+  Effect.interruptible(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const unchanged: ChangesAnswer<C> = { cursor: since, changes: [], more: false }
+        const attempt = Effect.map(readChanges(feed, from), (read) =>
+          read.changes.length === 0
+            ? Option.none()
+            : Option.some<ChangesAnswer<C>>({
+                cursor: encodeChangesCursor(feed.scope, read.after),
+                changes: read.changes,
+                more: read.more
+              })
+        )
+        const ledger = yield* Ledger
+        const listener = yield* ledger.wakeups.pipe(
+          Stream.filter((wakeup) => wakeup.streams.some(feed.wakes)),
+          Stream.mapEffect(() => attempt),
+          Stream.filterMap((answer) => answer),
+          Stream.runHead,
+          Effect.forkScoped
+        )
+        yield* Effect.yieldNow()
+        const first = yield* attempt
+        if (Option.isSome(first)) return first.value
+        const heard = yield* Fiber.join(listener).pipe(Effect.timeoutOption(wait))
+        const answer = Option.isSome(heard) ? heard.value : yield* attempt
+        return Option.getOrElse(answer, () => unchanged)
+      })
+    )
   )

@@ -25,7 +25,9 @@ export const Comment = Schema.extend(
   CommentState,
   Schema.Struct({
     studio: Schema.optional(
-      Schema.String.annotations({ description: "The comment's place in Studio; left out where Studio would not open it." })
+      Schema.String.annotations({
+        description: "The comment's place in Studio; left out where Studio would not open it."
+      })
     )
   })
 ).annotations({ identifier: "Comment", title: "Comment" })

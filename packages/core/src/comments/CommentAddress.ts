@@ -15,7 +15,13 @@ export type CommentAddress =
       readonly version?: number
       readonly part?: string
     }
-  | { readonly kind: "step"; readonly playbook: string; readonly name: string; readonly version: number; readonly step: string }
+  | {
+      readonly kind: "step"
+      readonly playbook: string
+      readonly name: string
+      readonly version: number
+      readonly step: string
+    }
   | { readonly kind: "run"; readonly playbook: string; readonly run: string; readonly part?: string }
   | { readonly kind: "event"; readonly playbook: string; readonly run: string; readonly event: string }
   | { readonly kind: "block"; readonly playbook: string; readonly run: string; readonly block: number }
@@ -40,7 +46,8 @@ const settingsPage = /^[a-z][a-z0-9-]{0,63}$/
 /** One segment a person names freely (a part, a member, a task): URL path characters and letters of any script. */
 const freeSegment = /^[\p{L}\p{N}\p{M}._~:@!$&'()*+,;=-]+$/u
 
-const isType = (segment: string): segment is DefinitionType => (definitionTypes as ReadonlyArray<string>).includes(segment)
+const isType = (segment: string): segment is DefinitionType =>
+  (definitionTypes as ReadonlyArray<string>).includes(segment)
 
 /** The thing, then an optional `/parts/<part>`: the rest after the thing's own segments. */
 const withPart = <A extends object>(thing: A, rest: ReadonlyArray<string>): A | undefined =>
@@ -50,12 +57,16 @@ const withPart = <A extends object>(thing: A, rest: ReadonlyArray<string>): A | 
       ? { ...thing, part: rest[1] }
       : undefined
 
-/** A step reference without its leading `/`: `do/<index>/<name>`, then any nested task's segments. */
+/**
+ * A step reference without its leading `/`: `do/<index>/<name>`, then any nested task's segments. A step takes no
+ * parts, so a reference ending in `parts/<part>` is none.
+ */
 const stepOf = (segments: ReadonlyArray<string>): string | undefined =>
   segments.length >= 3 &&
   segments[0] === "do" &&
   index.test(segments[1]) &&
-  segments.slice(2).every((segment) => freeSegment.test(segment))
+  segments.slice(2).every((segment) => freeSegment.test(segment)) &&
+  segments[segments.length - 2] !== "parts"
     ? segments.join("/")
     : undefined
 

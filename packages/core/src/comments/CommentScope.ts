@@ -5,7 +5,9 @@ export type CommentScope =
 
 /** The stream of one comment: `playbook/<org>/<playbook>/comments/<id>` or `org/<org>/comments/<id>`. */
 export const commentStream = (scope: CommentScope, id: string): string =>
-  scope.kind === "playbook" ? `playbook/${scope.org}/${scope.playbook}/comments/${id}` : `org/${scope.org}/comments/${id}`
+  scope.kind === "playbook"
+    ? `playbook/${scope.org}/${scope.playbook}/comments/${id}`
+    : `org/${scope.org}/comments/${id}`
 
 /** The scope and comment id of a comment's stream, or undefined for any other stream. */
 export const scopeOfStream = (stream: string): { readonly scope: CommentScope; readonly id: string } | undefined => {

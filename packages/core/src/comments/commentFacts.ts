@@ -20,4 +20,8 @@ export interface CommentResolved {
 }
 
 /** Every comment fact type, for the projection and the stream's readers. */
-export const commentFactTypes: ReadonlyArray<CommentFact["type"]> = ["comment_made", "comment_resolved", "comment_reopened"]
+export const commentFactTypes: ReadonlyArray<CommentFact["type"]> = [
+  "comment_made",
+  "comment_resolved",
+  "comment_reopened"
+]

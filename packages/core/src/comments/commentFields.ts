@@ -70,10 +70,7 @@ export const anchorRule = "Expected x and y, each a number from 0 to 1 with at m
 const fits = (value: number): boolean => value >= 0 && value <= 1 && Number(value.toFixed(4)) === value
 
 /** The issues of an anchor's shape, each at the field within it, in the seed's words. */
-const shapeIssues = (
-  anchor: Record<string, unknown>,
-  ast: Schema.Schema.Any["ast"]
-): Array<ParseResult.ParseIssue> => [
+const shapeIssues = (anchor: Record<string, unknown>, ast: Schema.Schema.Any["ast"]): Array<ParseResult.ParseIssue> => [
   ...["x", "y"].flatMap((key) =>
     !(key in anchor)
       ? [new ParseResult.Pointer(key, anchor, new ParseResult.Type(ast, undefined, "Missing key"))]
@@ -117,8 +114,18 @@ export const AnchorInput = Schema.declare(
         {
           type: "object",
           properties: {
-            x: { type: "number", minimum: 0, maximum: 1, description: "From the thing's left edge (0) to its right (1), at most 4 decimals." },
-            y: { type: "number", minimum: 0, maximum: 1, description: "From the thing's top (0) to its bottom (1), at most 4 decimals." }
+            x: {
+              type: "number",
+              minimum: 0,
+              maximum: 1,
+              description: "From the thing's left edge (0) to its right (1), at most 4 decimals."
+            },
+            y: {
+              type: "number",
+              minimum: 0,
+              maximum: 1,
+              description: "From the thing's top (0) to its bottom (1), at most 4 decimals."
+            }
           },
           required: ["x", "y"],
           additionalProperties: false
@@ -133,6 +140,7 @@ export const AnchorInput = Schema.declare(
 
 /** resolve_comment's `how`: acted, done as the comment asked, or dismissed, closed without acting. */
 export const ResolveHow = Schema.Literal("acted", "dismissed").annotations({
+  message: () => ({ message: "must be acted or dismissed", override: true }),
   description: "acted once what the comment asked is done, or dismissed to close it without acting."
 })
 
@@ -143,8 +151,11 @@ export const CommentIdPath = Schema.Struct({
 
 /** list_comments's `limit`: 1 to 200 comments a page, 50 when left out. */
 export const CommentLimit = Schema.Int.pipe(
-  Schema.between(1, 200, { message: () => "must be a whole number from 1 to 200" }),
-  Schema.annotations({ description: "How many comments a page holds, 1 to 200; 50 when left out." })
+  Schema.between(1, 200),
+  Schema.annotations({
+    message: () => ({ message: "must be a whole number from 1 to 200", override: true }),
+    description: "How many comments a page holds, 1 to 200; 50 when left out."
+  })
 )
 
 /** The page size of list_comments when `limit` is left out. */

@@ -12,14 +12,14 @@ export const commentsPartition = (scope: CommentScope): string =>
   scope.kind === "playbook" ? `${scope.org}/${scope.playbook}` : scope.org
 
 /** The first character of the sort key of open comments, and of resolved ones. */
-export const stateMark = { open: "o", resolved: "r" } as const
+export const commentStateMark = { open: "o", resolved: "r" } as const
 
 /**
  * A comment's sort key: open or resolved, then when it was made, so a list of either state reads newest first
  * without looking at the other.
  */
 export const commentSort = (comment: CommentState): string =>
-  `${comment.open ? stateMark.open : stateMark.resolved} ${comment.at}`
+  `${comment.open ? commentStateMark.open : commentStateMark.resolved} ${comment.at}`
 
 /** Folds comment facts into the `comments` view. */
 export const commentsProjection: Projection = {

@@ -4,7 +4,7 @@ import { storeToRejection } from "../ledger/unavailable.js"
 import { Views } from "../ports/Views.js"
 import type { CommentState } from "./Comment.js"
 import type { CommentScope } from "./CommentScope.js"
-import { commentsPartition, commentsView, stateMark } from "./commentsProjection.js"
+import { commentStateMark, commentsPartition, commentsView } from "./commentsProjection.js"
 
 /** A place in a scope's comments: the sort key and id of the last comment a page looked at. */
 export interface CommentPosition {
@@ -32,7 +32,7 @@ export const readCommentPage = (
   Effect.gen(function* () {
     const views = yield* Views
     const batch = limit + 1
-    const mark = `${open ? stateMark.open : stateMark.resolved} `
+    const mark = `${open ? commentStateMark.open : commentStateMark.resolved} `
     const kept: Array<{ readonly comment: CommentState; readonly position: CommentPosition }> = []
     let from: CommentPosition = after ?? { sort: `${mark}\u007f`, id: "" }
     for (;;) {

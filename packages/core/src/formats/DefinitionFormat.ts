@@ -1,6 +1,7 @@
 import { Context, type Effect, type Either } from "effect"
 import type { DefinitionType } from "../definitions/DefinitionType.js"
 import type { Rejection } from "../domain/Rejection.js"
+import type { Views } from "../ports/Views.js"
 
 /**
  * One problem a source document has, reported under `/source` as `Line L, column C: at <pointer>: <message>`
@@ -36,6 +37,11 @@ export interface ReadDocument {
 /** A run a format carries out: the version's source, the input, and the run's recorded start time. */
 export interface FormatRun {
   readonly runId: string
+  /**
+   * The playbook the run belongs to, and the views a format may read (never write: what a run waits on is
+   * recorded from its `Started` ending); absent when a format is run alone, as in its own tests.
+   */
+  readonly playbook?: { readonly org: string; readonly id: string; readonly views: Views["Type"] }
   readonly source: string
   readonly version: number
   readonly input: unknown
@@ -43,11 +49,20 @@ export interface FormatRun {
   readonly startedAt: number
 }
 
-/** How a run a format carried out ended, or that it goes on after the request. */
+/** A fact a format records on the run's stream; the runtime gives it its id, time and metadata. */
+export interface FormatFact {
+  readonly type: string
+  readonly data: unknown
+}
+
+/**
+ * How a run a format carried out ended, or that it goes on after the request: `Started`, with the facts that
+ * say what it waits on (an interaction's request), recorded right after `run_started`.
+ */
 export type FormatEnding =
   | { readonly _tag: "Succeeded"; readonly output: unknown; readonly record: unknown }
   | { readonly _tag: "Rejected"; readonly rejection: Rejection; readonly record?: unknown }
-  | { readonly _tag: "Started" }
+  | { readonly _tag: "Started"; readonly facts?: ReadonlyArray<FormatFact> }
 
 /**
  * A definition type's format: how its documents are read and checked at save, and how its runs are carried out.

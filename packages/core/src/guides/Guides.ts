@@ -1,4 +1,5 @@
 import { computationFunctionGuide } from "./computationFunction.js"
+import { interactionFunctionGuide } from "./interactionFunction.js"
 import { startGuide } from "./start.js"
 import { terminologyGuide } from "./terminology.js"
 
@@ -30,6 +31,13 @@ export const guides: ReadonlyArray<Guide> = [
     title: "Computation functions",
     description: "The computation function's document: deterministic TypeScript over JSON, its library and its bounds.",
     text: computationFunctionGuide
+  },
+  {
+    name: "interaction-function",
+    title: "Interaction functions",
+    description:
+      "The interaction function's document: a request held for an agent, its answer schema, expiry and endings.",
+    text: interactionFunctionGuide
   }
 ]
 

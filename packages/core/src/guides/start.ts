@@ -29,7 +29,7 @@ the playbook's ledger, which \`list_playbook_events\` and \`get_run\` read back.
 ## Where to go next
 
 - \`terminology\`: what the words of a playbook mean.
-- `computation-function`: the computation function's document, its library and its bounds. A guide joins for each
+- \`computation-function\`: the computation function's document, its library and its bounds. A guide joins for each
   further format as this runtime comes to run it.
 
 Start with \`list_playbooks\`; create one with \`create_playbook\` when the person has named the job.

@@ -8,6 +8,7 @@ import { placeFacts } from "../ledger/decide.js"
 import { storeToRejection } from "../ledger/unavailable.js"
 import { Ids } from "../ports/Ids.js"
 import { Ledger } from "../ports/Ledger.js"
+import { Views } from "../ports/Views.js"
 import { canonicalDigest } from "./canonicalDigest.js"
 import { foldRun } from "./foldRun.js"
 import type { RunState } from "./RunRecord.js"
@@ -77,7 +78,7 @@ const endingDraft = (ending: Exclude<FormatEnding, { _tag: "Started" }>) => {
  * ended, or run a new attempt. A run that ends within the request is carried out here and its ending recorded.
  * Returns the run as it stands, or fails with the rejection it ended with.
  */
-export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejection, Ledger | Ids | Formats> =>
+export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejection, Ledger | Ids | Formats | Views> =>
   Effect.gen(function* () {
     const { definition, runId, caller } = command
     const stream = runStream(command.org, command.playbook, runId)
@@ -121,13 +122,25 @@ export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejecti
       const ending = yield* format
         .run({
           runId,
+          playbook: { org: command.org, id: command.playbook, views: yield* Views },
           source: definition.source,
           version: definition.version,
           input: command.input,
           startedAt: Date.parse(appended.metadata.at)
         })
         .pipe(Effect.catchAllCause((cause) => recordFailure(cause)))
-      if (ending._tag === "Started") return startedRun
+      if (ending._tag === "Started") {
+        if (ending.facts !== undefined && ending.facts.length > 0) {
+          const waiting = yield* placeFacts(
+            ending.facts.map((fact) => ({ ...fact, metadata: { ...metadata, causation_id: appended.id } })),
+            caller.id
+          )
+          yield* storeToRejection(ledger.append([{ stream, expected: "any", facts: waiting }])).pipe(
+            Effect.catchTag("VersionConflict", (error) => Effect.die(error))
+          )
+        }
+        return startedRun
+      }
       const [endFact] = yield* placeFacts(
         [{ ...endingDraft(ending), metadata: { ...metadata, causation_id: appended.id } }],
         caller.id

@@ -108,6 +108,6 @@ describe("FormatsLive", () => {
         })
       ).pipe(Effect.provide(FormatsLive), Effect.provide(QuickJsSandbox.layer({ runWorkers: 1 })))
     )
-    expect(types).toEqual(["computation"])
+    expect(types).toEqual(["computation", "interaction"])
   })
 })

@@ -2,8 +2,8 @@ import { declare } from "../../catalog/Operation.js"
 import { answerChanges } from "../answerChanges.js"
 import { OrgChanges } from "../Change.js"
 import { ChangesInput } from "../ChangesInput.js"
-import { orgChangeFeed } from "../orgChangeFeed.js"
 import { changesSummary } from "../changesSummary.js"
+import { orgChangeFeed } from "../orgChangeFeed.js"
 
 /** list_org_changes: what changed in the org's playbooks and its own comments since a cursor, held until it does. */
 export const listOrgChanges = declare({

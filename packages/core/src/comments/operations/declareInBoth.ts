@@ -1,7 +1,10 @@
 import { declare, type McpEndpoint, type Operation } from "../../catalog/Operation.js"
 
 /** A comment operation as both its routes share it: everything but where it acts, who may call it and its MCP. */
-export type SharedDeclaration<I, O> = Omit<Operation<I, O>, "scope" | "permission" | "served" | "hints" | "refusals" | "success"> &
+export type SharedDeclaration<I, O> = Omit<
+  Operation<I, O>,
+  "scope" | "permission" | "served" | "hints" | "refusals" | "success"
+> &
   Partial<Pick<Operation<I, O>, "hints" | "refusals" | "success">>
 
 /**

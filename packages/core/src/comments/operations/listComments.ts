@@ -3,12 +3,12 @@ import { invalidAt } from "../../domain/Rejection.js"
 import { cursorRefused, decodeCursor, encodeCursor } from "../../paging/cursor.js"
 import { PageCursor, pageFields } from "../../paging/pageFields.js"
 import { addressFilter } from "../addressFilter.js"
-import { addressText } from "../CommentAddress.js"
 import { Comment } from "../Comment.js"
+import { addressText } from "../CommentAddress.js"
 import { scopeOfCall } from "../CommentScope.js"
 import { checkAddress } from "../checkAddress.js"
-import { commentsPartition } from "../commentsProjection.js"
 import { AddressText, CommentLimit, defaultCommentLimit } from "../commentFields.js"
+import { commentsPartition } from "../commentsProjection.js"
 import { type CommentPosition, readCommentPage } from "../readCommentPage.js"
 import { withStudio } from "../withStudio.js"
 import { declareInBoth } from "./declareInBoth.js"
@@ -24,7 +24,9 @@ export const ListCommentsInput = Schema.Struct({
     })
   ),
   open: Schema.optional(
-    Schema.Boolean.annotations({ description: "true keeps the open comments, false the resolved ones; true when left out." })
+    Schema.Boolean.annotations({
+      description: "true keeps the open comments, false the resolved ones; true when left out."
+    })
   ),
   limit: Schema.optional(CommentLimit),
   cursor: Schema.optional(PageCursor)
@@ -62,7 +64,8 @@ export const [listComments, listCommentsInOrg] = declareInBoth(
           return yield* Effect.fail(
             invalidAt("/under", "under: keeps what is under an address; give the address too, or leave under out.")
           )
-        const target = input.address === undefined ? undefined : checkAddress(input.address, scope, input.under === true)
+        const target =
+          input.address === undefined ? undefined : checkAddress(input.address, scope, input.under === true)
         if (target !== undefined && Either.isLeft(target)) return yield* Effect.fail(target.left)
         const open = input.open ?? true
         const filter = target === undefined ? undefined : addressFilter(target.right, input.under === true)

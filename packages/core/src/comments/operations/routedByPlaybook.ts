@@ -31,7 +31,14 @@ export const routedByPlaybook = <I, O>(
     handle: ({ playbook, ...rest }, { caller, org, origin }) =>
       Effect.gen(function* () {
         const operation = playbook === undefined ? inOrg : inPlaybook
-        const answer = yield* dispatch({ operation, caller, org, input: rest, origin, ...(playbook === undefined ? {} : { playbook }) })
+        const answer = yield* dispatch({
+          operation,
+          caller,
+          org,
+          input: rest,
+          origin,
+          ...(playbook === undefined ? {} : { playbook })
+        })
         return yield* Effect.orDie(Schema.decodeUnknown(operation.output)(answer.output))
       })
   })

@@ -4,6 +4,7 @@ import { invalidAt, notFound } from "../../domain/Rejection.js"
 import { storeToRejection } from "../../ledger/unavailable.js"
 import { Ledger } from "../../ports/Ledger.js"
 import { playbookStreamsPrefix } from "../../runs/runFacts.js"
+import { isPlaybookEvent } from "../isPlaybookEvent.js"
 import { PlaybookEvent } from "../PlaybookEvent.js"
 import { fullEvent } from "../toEvent.js"
 
@@ -43,7 +44,8 @@ export const getEvent = declare({
       const found = yield* storeToRejection(ledger.readFact(match[1].toLowerCase()))
       if (
         Option.isNone(found) ||
-        !found.value.fact.metadata.stream.startsWith(playbookStreamsPrefix(org, playbook!.id))
+        !found.value.fact.metadata.stream.startsWith(playbookStreamsPrefix(org, playbook!.id)) ||
+        !isPlaybookEvent(found.value.fact)
       )
         return yield* Effect.fail(missing)
       return fullEvent(found.value.fact)

@@ -8,6 +8,7 @@ import { defaultLimit, EventOrder, PageCursor, PageLimit } from "../../paging/pa
 import { type GlobalFilter, Ledger, type PositionedFact } from "../../ports/Ledger.js"
 import { playbookStreamsPrefix } from "../../runs/runFacts.js"
 import { EventPage, pageBytesBound } from "../EventPage.js"
+import { isPlaybookEvent } from "../isPlaybookEvent.js"
 import { parseSince } from "../parseSince.js"
 import { pageEvent } from "../toEvent.js"
 
@@ -80,7 +81,10 @@ export const listPlaybookEvents = declare({
         page.push(positioned)
         if (bytes >= pageBytesBound) break
       }
-      const shown = page.filter((positioned) => since === undefined || Date.parse(positioned.fact.metadata.at) >= since)
+      const shown = page.filter(
+        (positioned) =>
+          isPlaybookEvent(positioned.fact) && (since === undefined || Date.parse(positioned.fact.metadata.at) >= since)
+      )
       const hasMore = !ended && page.length < loaded.length
       return {
         events: shown.map((positioned) => pageEvent(positioned.fact)),

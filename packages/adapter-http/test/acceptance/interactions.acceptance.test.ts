@@ -1,0 +1,136 @@
+import { Host } from "@runledger/core"
+import { Fiber } from "effect"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
+
+/** A request held for an agent: a refund decision. */
+const ask = `---
+description: Ask the owner about a refund
+to: '{{ input.owner }}'
+expires: P1D
+deliver: agent
+output:
+  schema:
+    type: object
+    required: [decision]
+    properties:
+      decision: { type: string, enum: [grant, deny] }
+---
+Refund {{ input.cents | divided_by: 100.0 | money }} for order {{ input.order }}?
+`
+
+const input = { owner: "dana", cents: 123450, order: "A-17" }
+
+/** Reads a run until it is no longer started, and how long that took. */
+const ended = async (server: AcceptanceServer, base: string, runId: string) => {
+  const began = performance.now()
+  for (;;) {
+    const run = await server.send("GET", `${base}/runs/${runId}`)
+    if (run.body.status !== "started") return { run: run.body, millis: performance.now() - began }
+    if (performance.now() - began > 2_000) throw new Error(`the run ${runId} did not end within 2 s`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+}
+
+onEveryStore("interaction functions", (store) => {
+  let server: AcceptanceServer
+  let host: Fiber.RuntimeFiber<never, never>
+  beforeAll(async () => {
+    server = await startAcceptanceServer(store())
+    // The shared acceptance server composes the core without its host (RunLedger.onStore adds it): run it here.
+    host = server.runtime.runFork(Host.runHost)
+  }, 60_000)
+  afterAll(async () => {
+    await server.runtime.runPromise(Fiber.interrupt(host))
+    await server?.close()
+  })
+
+  const playbook = async () => {
+    const id = `p${crypto.randomUUID().slice(0, 8)}`
+    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
+    return `/v1/orgs/local/playbooks/${id}`
+  }
+  const save = (base: string, name: string, source: string) =>
+    server.send("POST", `${base}/definitions/interaction`, { name, source, diagram: "none", overview: "Asks." })
+
+  it("refuses at save a document with no way to reach its party, and one that names a tool", async () => {
+    const base = await playbook()
+    const noDeliver = await save(base, "no-deliver", ask.replace("deliver: agent\n", ""))
+    expect(noDeliver.status).toBe(422)
+    expect(noDeliver.body.errors[0].pointer).toBe("/source")
+    expect(noDeliver.body.errors[0].detail).toMatch(
+      /at \/deliver: the request names no way to reach its party: write deliver: agent/
+    )
+    const notification = await save(base, "notify", ask.replace(/output:[\s\S]*---/, "---"))
+    expect(notification.status).toBe(422)
+    expect(notification.body.errors[0].detail).toContain("a notification takes no answer")
+    const tool = await save(base, "by-tool", ask.replace("deliver: agent", "deliver: { server: chat, tool: send }"))
+    expect(tool.status).toBe(503)
+    expect(tool.body.detail).toContain("does not serve tool servers yet")
+  })
+
+  it("runs a request: started, listed with every field, answered once, then succeeded with the answer", async () => {
+    const base = await playbook()
+    expect((await save(base, "ask", ask)).status).toBe(201)
+    const started = await server.send("POST", `${base}/definitions/interaction/ask/run`, { input })
+    expect([started.status, started.body.status]).toEqual([200, "started"])
+    const runId = started.body.run_id
+    const listed = await server.send("GET", `${base}/interactions`)
+    expect(listed.status).toBe(200)
+    expect(listed.body.interactions).toHaveLength(1)
+    expect(listed.body.interactions[0]).toMatchObject({
+      run_id: runId,
+      type: "interaction",
+      function: "ask",
+      version: 1,
+      to: "dana",
+      delivery: null,
+      message: "Refund $1,234.50 for order A-17?\n",
+      takes_answer: true,
+      attempts: 0,
+      conversation: null,
+      answerer: null,
+      reply_refusals: 0,
+      standing: "held_for_an_agent"
+    })
+    const request = listed.body.interactions[0]
+    expect(Date.parse(request.expires_at) - Date.parse(request.requested_at)).toBe(86_400_000)
+    expect(request.answer_schema.properties.decision.enum).toEqual(["grant", "deny"])
+    expect((await server.send("GET", `${base}/interactions?to=someone-else`)).body.interactions).toEqual([])
+
+    const wrong = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: "perhaps" } })
+    expect(wrong.status).toBe(422)
+    expect(wrong.body.errors[0].pointer).toBe("/answer/decision")
+    const answered = await server.send("POST", `${base}/runs/${runId}/answer`, {
+      answer: { decision: "grant" },
+      claimed_for: "the CFO"
+    })
+    expect(answered.status).toBe(200)
+    expect(answered.body).toMatchObject({ run_id: runId, answer: { decision: "grant" }, claimed_for: "the CFO" })
+    expect(answered.body.answered_by).toEqual({ id: "local", name: expect.any(String) })
+    const { run, millis } = await ended(server, base, runId)
+    console.log(`answer → succeeded (${store().kind}): ${millis.toFixed(1)} ms`)
+    expect(run).toMatchObject({ status: "succeeded", output: { decision: "grant" } })
+    const same = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: "grant" } })
+    expect([same.status, same.body.answer_id]).toEqual([200, answered.body.answer_id])
+    const different = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: "deny" } })
+    expect(different.status).toBe(409)
+    expect((await server.send("GET", `${base}/interactions`)).body.interactions).toEqual([])
+    const unknown = await server.send("POST", `${base}/runs/0199a3c4-7d2e-7c1a-9b3f-000000000000/answer`, { answer: 1 })
+    expect(unknown.status).toBe(404)
+  })
+
+  it("cancels a waiting request: cancelling, then rejected cancelled/requested; an answer after it is conflict", async () => {
+    const base = await playbook()
+    await save(base, "ask", ask)
+    const runId = (await server.send("POST", `${base}/definitions/interaction/ask/run`, { input })).body.run_id
+    const cancel = await server.send("POST", `${base}/runs/${runId}/cancel`, { reason: "Order withdrawn" })
+    expect([cancel.status, cancel.body.status]).toEqual([200, "started"])
+    const { run } = await ended(server, base, runId)
+    expect(run.rejection).toMatchObject({ reason: "cancelled", kind: "requested", detail: "Order withdrawn" })
+    const late = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: "grant" } })
+    expect(late.status).toBe(409)
+    const again = await server.send("POST", `${base}/definitions/interaction/ask/run`, { input, run_id: runId })
+    expect(again.status).toBe(409)
+  })
+})

@@ -1,0 +1,236 @@
+import { Either } from "effect"
+import type { Template } from "liquidjs"
+import type { ReadDocument, SourceIssue } from "../DefinitionFormat.js"
+import { describeValue } from "../document/describeValue.js"
+import { finishIssues } from "../document/finishIssues.js"
+import { type FrontMatter, readFrontMatter } from "../document/readFrontMatter.js"
+import { checkSchema } from "../jsonSchema/checkSchema.js"
+import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
+import { checkTemplate } from "./checkTemplate.js"
+import { interactionPlace } from "./interactionPlace.js"
+import { durationMillis } from "./isoDuration.js"
+
+/** A tool named by `deliver` or `call`: `server/tool`. */
+export interface ToolName {
+  readonly server: string
+  readonly tool: string
+}
+
+/** An interaction document as read: what a definition shows and what a run renders. */
+export interface InteractionDocument {
+  readonly document: ReadDocument
+  /** The party's template, and the parsed template (absent with `call`). */
+  readonly to?: { readonly text: string; readonly template: ReadonlyArray<Template> }
+  /** The message template: the body. */
+  readonly message?: { readonly text: string; readonly template: ReadonlyArray<Template> }
+  readonly expiresMillis?: number
+  /** `agent`, or the tool a request is delivered through. */
+  readonly deliver?: "agent" | ToolName
+  readonly call?: ToolName
+  /** The answer schema; absent for a notification. */
+  readonly answerSchema?: unknown
+}
+
+/** The variables `to`, `from` and the message read (function-formats.md §3.2). */
+export const requestVariables = ["input", "today", "now"] as const
+
+/** Expiry bounds: one minute to thirty days (§3.2). */
+const expiresBounds = { least: 60_000, most: 30 * 24 * 3_600_000 }
+
+const serverName = /^[a-z][a-z0-9-]{0,31}$/
+const toolName = /^[A-Za-z0-9_.-]{1,128}$/
+
+/** The keys `call` excludes (§3.2). */
+const excludedByCall = "to from expires deliver replies reply".split(" ")
+
+/** The keys refused beside `deliver: agent`, and why (decision F7). */
+const refusedWithAgent: Readonly<Record<string, string>> = {
+  from: "with deliver: agent the answer comes through answer_interaction, so there is no answerer to name",
+  reply: "with deliver: agent the answer comes through answer_interaction, never from a reply",
+  replies: "replies are read back from the conversation a tool delivered into; deliver: agent has none"
+}
+
+/** Words saying how a request can reach its party, which this runtime offers today (seed "Interaction functions"). */
+const noConnections = "no connection of this playbook has tools that can send it yet"
+
+const schemaIssues = (front: FrontMatter, pointer: string, schema: unknown): ReadonlyArray<SourceIssue> => {
+  const broken = checkSchema(schema).map((issue) => front.issueAt(`${pointer}${issue.pointer}`, issue.message))
+  if (broken.length > 0) return broken
+  return Either.match(schemaValidator(schema), {
+    onLeft: (words) => [front.issueAt(pointer, words)],
+    onRight: () => []
+  })
+}
+
+/** Reads `server` and `tool` of a `deliver` or `call` mapping. */
+const toolOf = (front: FrontMatter, pointer: string, value: Record<string, unknown>, issues: Array<SourceIssue>) => {
+  const { server, tool } = value
+  if (typeof server !== "string" || !serverName.test(server))
+    issues.push(
+      front.issueAt(
+        `${pointer}/server`,
+        `expected a server name of 1 to 32 lowercase letters, digits and hyphens, first a letter, found ${describeValue(server)}`
+      )
+    )
+  if (typeof tool !== "string" || !toolName.test(tool))
+    issues.push(
+      front.issueAt(
+        `${pointer}/tool`,
+        `expected a tool name of 1 to 128 letters, digits, _, - and ., found ${describeValue(tool)}`
+      )
+    )
+  return { server: String(server), tool: String(tool) }
+}
+
+/** The keys a `deliver` mapping takes. */
+const deliverKeys = ["server", "tool", "with", "sent"]
+
+/**
+ * Reads an interaction function's document (function-formats.md §1.1, §3): the envelope; `description`; `to`
+ * and `from` as templates over input, today and now; `expires` (PT1M to P30D); `deliver` (`agent` or a tool);
+ * `call`, which excludes the request's keys and the body; the answer schema (`output.schema`, absent for a
+ * notification); the message template in the body; and the refusals when a document names no way to reach its
+ * party, and of `from`, `reply` and `replies` with `deliver: agent` (decision F7). Every issue at once.
+ */
+export const readInteraction = (source: string): Either.Either<InteractionDocument, ReadonlyArray<SourceIssue>> =>
+  Either.flatMap(
+    readFrontMatter(source, interactionPlace, "an interaction function"),
+    (front): Either.Either<InteractionDocument, ReadonlyArray<SourceIssue>> => {
+      const value = front.value
+      const issues: Array<SourceIssue> = front.issues.filter(
+        (issue) => !(issue.pointer === "" && issue.message.endsWith("is required here"))
+      )
+      const description = value.description
+      if (description !== undefined) {
+        const length = typeof description === "string" ? [...description].length : 0
+        if (typeof description !== "string" || length < 1 || length > 1_000)
+          issues.push(
+            front.issueAt("/description", `expected text of 1 to 1,000 characters, found ${describeValue(description)}`)
+          )
+      }
+      const input = (value.input ?? {}) as Record<string, unknown>
+      const output = (value.output ?? {}) as Record<string, unknown>
+      if (input.schema !== undefined) issues.push(...schemaIssues(front, "/input/schema", input.schema))
+      if (output.schema !== undefined) issues.push(...schemaIssues(front, "/output/schema", output.schema))
+      const takesAnswer = output.schema !== undefined
+      const template = (pointer: string, text: unknown) => {
+        if (typeof text !== "string" || text.trim() === "") {
+          issues.push(front.issueAt(pointer, `expected a template that names the party, found ${describeValue(text)}`))
+          return undefined
+        }
+        const checked = checkTemplate(text, requestVariables)
+        for (const issue of checked.issues)
+          issues.push(front.issueAt(pointer, `line ${issue.line} of the template: ${issue.message}`))
+        return checked.template === undefined ? undefined : { text, template: checked.template }
+      }
+      const message = () => {
+        if (front.body.trim() === "") {
+          issues.push(front.bodyIssue(1, 1, "the body holds the message the party reads; write it there"))
+          return undefined
+        }
+        const checked = checkTemplate(front.body, requestVariables)
+        for (const issue of checked.issues) issues.push(front.bodyIssue(issue.line, issue.column, issue.message))
+        return checked.template === undefined ? undefined : { text: front.body, template: checked.template }
+      }
+
+      if (value.call !== undefined) {
+        for (const key of excludedByCall)
+          if (value[key] !== undefined)
+            issues.push(front.issueAt(`/${key}`, `call excludes ${key}: a call acts through its tool and asks nobody`))
+        if (front.body.trim() !== "")
+          issues.push(front.bodyIssue(1, 1, "call takes no body: a call sends its tool's arguments, not a message"))
+        if (!takesAnswer)
+          issues.push(front.issueAt("/output", "call needs output.schema: the schema of the value it reads back"))
+        const call = toolOf(front, "/call", value.call as Record<string, unknown>, issues)
+        if (issues.length > 0) return Either.left(finishIssues(issues))
+        return Either.right({ document: documentOf(value, input, output, false, true), call })
+      }
+
+      const to = value.to === undefined ? undefined : template("/to", value.to)
+      if (value.to === undefined)
+        issues.push(front.issueAt("/to", "the key to is required: the party the request goes to"))
+      const expiresText = value.expires
+      const expiresMillis = typeof expiresText === "string" ? durationMillis(expiresText) : undefined
+      if (expiresText === undefined)
+        issues.push(front.issueAt("/expires", "the key expires is required: how long the request waits, PT1M to P30D"))
+      else if (expiresMillis === undefined || expiresMillis < expiresBounds.least || expiresMillis > expiresBounds.most)
+        issues.push(
+          front.issueAt(
+            "/expires",
+            `expected an ISO 8601 duration from PT1M to P30D (weeks, days, hours, minutes, seconds), found ${describeValue(expiresText)}`
+          )
+        )
+
+      const deliverValue = value.deliver
+      let deliver: "agent" | ToolName | undefined
+      if (deliverValue === undefined)
+        issues.push(
+          front.issueAt(
+            "/deliver",
+            takesAnswer
+              ? `the request names no way to reach its party: write deliver: agent to hold it for an agent, who answers with answer_interaction; ${noConnections} and read its replies`
+              : `a notification takes no answer, so no agent holds it: it goes through a connection's tool, and ${noConnections}`
+          )
+        )
+      else if (deliverValue === "agent") {
+        deliver = "agent"
+        if (!takesAnswer)
+          issues.push(
+            front.issueAt(
+              "/deliver",
+              `a notification takes no answer, so no agent holds it: deliver: agent needs output.schema, the answer's schema; a notification goes through a connection's tool, and ${noConnections}`
+            )
+          )
+        for (const [key, why] of Object.entries(refusedWithAgent))
+          if (value[key] !== undefined) issues.push(front.issueAt(`/${key}`, `${key} is refused: ${why}`))
+      } else if (typeof deliverValue === "object" && deliverValue !== null && !Array.isArray(deliverValue)) {
+        const mapping = deliverValue as Record<string, unknown>
+        for (const key of Object.keys(mapping))
+          if (!deliverKeys.includes(key))
+            issues.push(
+              front.issueAt(
+                `/deliver/${key}`,
+                `unknown key ${JSON.stringify(key)}; this place takes ${deliverKeys.join(", ")}`
+              )
+            )
+        deliver = toolOf(front, "/deliver", mapping, issues)
+        for (const [key, answerer] of Object.entries({ from: value.from }))
+          if (answerer !== undefined) template(`/${key}`, answerer)
+        if (value.replies !== undefined && (mapping.sent === undefined || !takesAnswer))
+          issues.push(front.issueAt("/replies", "replies needs deliver.sent and output.schema"))
+        if (value.reply !== undefined && !takesAnswer) issues.push(front.issueAt("/reply", "reply needs output.schema"))
+      } else
+        issues.push(
+          front.issueAt(
+            "/deliver",
+            `expected agent, or a mapping with the keys ${deliverKeys.join(", ")}, found ${describeValue(deliverValue)}`
+          )
+        )
+      const body = message()
+      if (issues.length > 0) return Either.left(finishIssues(issues))
+      return Either.right({
+        document: documentOf(value, input, output, true, false),
+        ...(to === undefined ? {} : { to }),
+        ...(body === undefined ? {} : { message: body }),
+        ...(expiresMillis === undefined ? {} : { expiresMillis }),
+        ...(deliver === undefined ? {} : { deliver }),
+        ...(takesAnswer ? { answerSchema: output.schema } : {})
+      })
+    }
+  )
+
+const documentOf = (
+  value: Record<string, unknown>,
+  input: Record<string, unknown>,
+  output: Record<string, unknown>,
+  finishesLater: boolean,
+  callsTools: boolean
+): ReadDocument => ({
+  ...(typeof value.description === "string" ? { description: value.description } : {}),
+  ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
+  ...(output.schema === undefined ? {} : { outputSchema: output.schema }),
+  ...(value.page === undefined ? {} : { page: value.page }),
+  warnings: [],
+  finishesLater,
+  callsTools
+})

@@ -1,0 +1,62 @@
+/**
+ * The global names an expression may use: the values of the sandbox's library (ES2023 and the later pieces
+ * QuickJS implements) less what the sandbox removes (function-formats.md §1.9, workflow-format.md §6.3). A test
+ * keeps this list equal to the declarations of `sandboxLibrary()`.
+ */
+export const sandboxGlobals: ReadonlySet<string> = new Set([
+  "Array",
+  "ArrayBuffer",
+  "BigInt",
+  "BigInt64Array",
+  "BigUint64Array",
+  "Boolean",
+  "DataView",
+  "Date",
+  "Error",
+  "EvalError",
+  "Float32Array",
+  "Float64Array",
+  "Infinity",
+  "Int16Array",
+  "Int32Array",
+  "Int8Array",
+  "Iterator",
+  "JSON",
+  "Map",
+  "Math",
+  "NaN",
+  "Number",
+  "Object",
+  "Proxy",
+  "RangeError",
+  "ReferenceError",
+  "Reflect",
+  "RegExp",
+  "Set",
+  "String",
+  "Symbol",
+  "SyntaxError",
+  "TypeError",
+  "URIError",
+  "Uint16Array",
+  "Uint32Array",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "WeakMap",
+  "WeakSet",
+  "decodeURI",
+  "decodeURIComponent",
+  "encodeURI",
+  "encodeURIComponent",
+  "escape",
+  "globalThis",
+  "isFinite",
+  "isNaN",
+  "parseFloat",
+  "parseInt",
+  "undefined",
+  "unescape"
+])
+
+/** Members the sandbox removes from globals it keeps, by global: reading one is refused at save. */
+export const absentMembers: Readonly<Record<string, ReadonlySet<string>>> = { Math: new Set(["random"]) }

@@ -1,0 +1,77 @@
+/** The guide `interaction-function`: how to write an interaction function. Written for an agent, in our own words. */
+export const interactionFunctionGuide = `# Writing an interaction function
+
+An interaction function asks a party a question and waits for the answer: approve a refund, confirm a figure, pick
+one of three drafts. Its run starts at once and returns \`status: started\`; it ends later, when someone answers,
+when the request expires, or when the run is cancelled. Nothing waits in memory meanwhile: the request is a fact on
+the playbook's ledger, so a restarted server, or another server on the same database, finds it again.
+
+## The document
+
+YAML front matter between two \`---\` lines (the first on line 1), then the message as the body.
+
+\`\`\`markdown
+---
+description: Ask the account owner whether to grant a refund
+to: '{{ input.owner }}'
+expires: P3D
+deliver: agent
+input:
+  schema:
+    type: object
+    required: [owner, order_id, amount_cents]
+    properties:
+      owner: { type: string }
+      order_id: { type: string }
+      amount_cents: { type: integer, minimum: 1 }
+output:
+  schema:
+    type: object
+    required: [decision]
+    properties:
+      decision: { type: string, enum: [grant, deny] }
+      reason: { type: string, maxLength: 1000 }
+---
+Order {{ input.order_id }} asks for a refund of {{ input.amount_cents | divided_by: 100.0 | money }}.
+Grant or deny it, with a reason if you like.
+\`\`\`
+
+| Key | What it holds |
+| --- | --- |
+| \`to\` | Required. A template naming the party; it renders to text of 1 to 256 bytes, no control characters. |
+| \`expires\` | Required. How long the request waits: an ISO 8601 duration from \`PT1M\` to \`P30D\` (\`PT2H\`, \`P3D\`, \`P1W\`). |
+| \`deliver\` | Required. \`agent\`: the request is held for an agent, who reads it with \`list_interactions\` and answers it with \`answer_interaction\`. |
+| \`output.schema\` | The answer schema (JSON Schema 2020-12, at most 64 KiB). An answer must match it. |
+| \`input.schema\` | Optional. The run's input is checked against it first. |
+| \`description\` | Optional, 1 to 1,000 characters. |
+
+With \`deliver: agent\`, \`from\`, \`reply\` and \`replies\` are refused: the answer comes through \`answer_interaction\`,
+not from a reply in a conversation. Delivering through a tool (\`deliver: { server, tool }\`) and \`call\` need tool
+servers, which this runtime does not serve yet: such a document is refused with \`unavailable\`. A document without
+\`deliver\`, or a notification (no \`output.schema\`), has no way to reach its party here and is refused.
+
+## Templates
+
+\`to\` and the message are Liquid templates over \`input\`, \`today\` (\`YYYY-MM-DD\`, UTC) and \`now\` (ISO 8601, UTC), both
+fixed when the run starts. Standard filters work, plus \`money\` (\`1234.5\` → \`$1,234.50\`), \`clip\` (cut to N code
+points, default 400), \`words\` (count words) and \`json\`. A save refuses an unknown filter or variable, the tags
+\`include\`, \`render\`, \`layout\`, \`block\` and \`capture\`, filters that read the clock or are random, and \`\${\`.
+At run time, a field the input lacks stops the run \`invalid_input\` (except inside an \`if\` condition and before
+\`default\`); a \`to\` that renders empty or too long, or a message over 8 KiB, ends it \`conflict\`, kind \`unworkable\`.
+
+## The run, the answer, the ending
+
+1. \`run_definition\` answers \`started\` with the \`run_id\`; the run records \`interaction_requested\` and
+   \`run_deferred\` (the request as asked: party, message, answer schema, expiry).
+2. \`list_interactions\` shows the open requests, newest first, with \`standing\` \`held_for_an_agent\`, or
+   \`cancelling\` once a cancel was asked. Filter with \`to\`, \`type\` and \`function\`.
+3. \`answer_interaction\` takes \`answer\` (checked against the schema the request recorded; issues under \`/answer\`)
+   and an optional \`claimed_for\` (whom you answer for, never checked). It records \`request_answered\` once: the same
+   answer again returns the same fact; a different one is \`conflict\`.
+4. The run then succeeds with the answer as its output, within milliseconds of the answer.
+
+Unanswered by \`expires_at\`, the run ends rejected, \`unanswered\`, kind \`expired\` (410); the same run id and input
+then answer the same. \`cancel_run\` ends a waiting request \`cancelled\`, kind \`requested\`, with your reason as its
+detail. A playbook holds at most 10,000 open requests unless the operator sets another cap; past it a run is
+\`unavailable\`, kind \`requests_full\`.
+`

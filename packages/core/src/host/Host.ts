@@ -1,0 +1,99 @@
+import { Clock, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
+import { InteractionSettings } from "../interactions/InteractionSettings.js"
+import { runAddressOf } from "../interactions/runAddress.js"
+import { timersPartition, timersView } from "../interactions/timersProjection.js"
+import type { Ids } from "../ports/Ids.js"
+import { Ledger, type LedgerWakeup } from "../ports/Ledger.js"
+import { Views } from "../ports/Views.js"
+import { settleRun } from "./settleRun.js"
+
+/** The page size the host reads due timers in. */
+const duePage = 256
+
+/**
+ * The host of waiting runs (ADR 0186). It holds nothing in memory that the views do not: (a) on every ledger
+ * wake-up for a run stream whose timer is due (an answer or a cancel makes it due at once) it ends the run; a
+ * timer not yet due wakes the timer loop instead; (b) the timer loop reads the `timers` view in due order, ends
+ * what is due, and sleeps on Effect's `Clock` until the next due time, a nudge, or (c) the backstop sweep interval;
+ * (d) its first pass resumes whatever a stopped instance left. Any number of instances may run it on one database.
+ */
+export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect.gen(function* () {
+  const ledger = yield* Ledger
+  const views = yield* Views
+  const settings = yield* InteractionSettings
+  const nudges = yield* Queue.sliding<void>(1)
+
+  const settle = (stream: string) =>
+    settleRun(stream).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.as(
+          Effect.logWarning(`RunLedger host: could not end the run of ${stream}; the sweep tries again`, cause),
+          false
+        )
+      )
+    )
+
+  const onStream = (stream: string) =>
+    Effect.gen(function* () {
+      const timer = yield* views.get({ view: timersView, partition: timersPartition, id: stream })
+      if (Option.isNone(timer)) return
+      if (Date.parse(timer.value.sort) <= (yield* Clock.currentTimeMillis)) yield* settle(stream)
+      else yield* Queue.offer(nudges, undefined)
+    }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("RunLedger host: a wake-up could not be read", cause)))
+
+  const onWakeup = (wakeup: LedgerWakeup) =>
+    Effect.forEach(
+      wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
+      onStream,
+      { discard: true }
+    )
+
+  const wakeups = ledger.wakeups.pipe(
+    Stream.mapEffect(onWakeup, { concurrency: settings.concurrency, unordered: true }),
+    Stream.runDrain
+  )
+
+  /** Ends every run whose timer is due, page by page; the time of the next timer after now, if any. */
+  const endDue = Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const nowText = new Date(now).toISOString()
+    let after: { sort: string; id: string } | undefined
+    for (;;) {
+      const page = yield* views.list(timersView, timersPartition, {
+        direction: "ascending",
+        limit: duePage,
+        ...(after === undefined ? {} : { after })
+      })
+      const due = page.filter((doc) => doc.sort <= nowText)
+      yield* Effect.forEach(due, (doc) => settle(doc.id), { concurrency: settings.concurrency, discard: true })
+      if (due.length < page.length) return { now, next: Date.parse(page[due.length]!.sort) }
+      if (page.length < duePage) return { now, next: undefined }
+      after = { sort: page[page.length - 1]!.sort, id: page[page.length - 1]!.id }
+    }
+  })
+
+  const timers = Effect.gen(function* () {
+    for (;;) {
+      const { now, next } = yield* endDue.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logWarning("RunLedger host: the timers could not be read", cause), {
+            now: 0,
+            next: undefined
+          })
+        )
+      )
+      const wait = Math.max(
+        0,
+        Math.min(next === undefined ? Number.POSITIVE_INFINITY : next - now, settings.sweepMillis)
+      )
+      yield* Effect.raceFirst(Effect.sleep(Duration.millis(wait)), Queue.take(nudges))
+    }
+  })
+
+  return yield* Effect.all([wakeups.pipe(Effect.forever), timers], { concurrency: 2 }).pipe(
+    Effect.zipRight(Effect.never)
+  )
+})
+
+/** The host as a layer: a fiber that lives as long as the runtime's scope. */
+export const layer: Layer.Layer<never, never, Ledger | Views | Ids> = Layer.scopedDiscard(Effect.forkScoped(runHost))

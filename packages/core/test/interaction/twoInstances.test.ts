@@ -1,0 +1,85 @@
+import { RunLedger } from "@runledger/core"
+import * as PostgresStore from "@runledger/store-postgres"
+import { postgresSuite } from "@runledger/store-postgres/testing"
+import { Effect, Layer } from "effect"
+import { expect, it } from "vitest"
+import { askDocument, askInput, interactionFormats, runtimeOn, testSettings } from "./interactionFixture.js"
+
+/** Polls a run on an instance, every millisecond, until it ended; the run and how long after `from` it was seen. */
+const seenEnded = (instance: Effect.Effect.Success<ReturnType<typeof runtimeOn>>, runId: string, from: number) =>
+  Effect.gen(function* () {
+    for (;;) {
+      const run = yield* instance.ok("get_run", { run_id: runId })
+      if (run.status !== "started") return { run, millis: performance.now() - from }
+      if (performance.now() - from > 2_000)
+        return yield* Effect.die(new Error(`the run ${runId} did not end within 2 s`))
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1)))
+    }
+  })
+
+postgresSuite("interaction requests across two instances", "alongside", (database) => {
+  const store = () => PostgresStore.layer({ url: database.url, schema: database.schema })
+
+  it("an answer posted to B, which runs no host, is taken by A's host through LISTEN/NOTIFY", async () => {
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const a = yield* runtimeOn(yield* Layer.build(RunLedger.onStore(store(), testSettings, interactionFormats)))
+          const bContext = yield* Layer.build(Layer.merge(RunLedger.layer(testSettings, interactionFormats), store()))
+          const b = yield* runtimeOn(bContext)
+          yield* a.ok("create_definition", { type: "interaction", name: "ask", source: askDocument(), diagram: "none" })
+          const delays: Array<number> = []
+          const recorded: Array<number> = []
+          for (let round = 0; round < 5; round++) {
+            const started = yield* a.ok("run_definition", { type: "interaction", name: "ask", input: askInput })
+            yield* b.ok("answer_interaction", { run_id: started.run_id, answer: { decision: "grant" } })
+            const answeredAt = performance.now()
+            const { run, millis } = yield* seenEnded(a, started.run_id, answeredAt)
+            expect(run).toMatchObject({ status: "succeeded", output: { decision: "grant" } })
+            delays.push(millis)
+            const facts = yield* a.facts(started.run_id)
+            const at = (type: string) => Date.parse(facts.find((fact) => fact.type === type)!.metadata.at)
+            recorded.push(at("run_succeeded") - at("request_answered"))
+          }
+          console.log(
+            `answer on B → succeeded seen on A (host on A only): ${delays.map((ms) => ms.toFixed(1)).join(", ")} ms; ` +
+              `request_answered → run_succeeded as recorded: ${recorded.join(", ")} ms`
+          )
+        })
+      )
+    )
+  }, 30_000)
+
+  it("with a host on both instances, exactly one ending lands", async () => {
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const a = yield* runtimeOn(yield* Layer.build(RunLedger.onStore(store(), testSettings, interactionFormats)))
+          const b = yield* runtimeOn(yield* Layer.build(RunLedger.onStore(store(), testSettings, interactionFormats)))
+          yield* a.call("create_definition", {
+            type: "interaction",
+            name: "ask",
+            source: askDocument(),
+            diagram: "none"
+          })
+          const delays: Array<number> = []
+          for (let round = 0; round < 5; round++) {
+            const started = yield* a.ok("run_definition", { type: "interaction", name: "ask", input: askInput })
+            yield* b.ok("answer_interaction", { run_id: started.run_id, answer: { decision: "deny" } })
+            const { run, millis } = yield* seenEnded(a, started.run_id, performance.now())
+            expect(run.output).toEqual({ decision: "deny" })
+            delays.push(millis)
+            yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+            const endings = (yield* a.facts(started.run_id)).filter(
+              (fact) => fact.type.startsWith("run_") && fact.type !== "run_started" && fact.type !== "run_deferred"
+            )
+            expect(endings.map((fact) => fact.type)).toEqual(["run_succeeded"])
+          }
+          console.log(
+            `answer on B → succeeded seen on A (hosts on both): ${delays.map((ms) => ms.toFixed(1)).join(", ")} ms`
+          )
+        })
+      )
+    )
+  }, 30_000)
+})
