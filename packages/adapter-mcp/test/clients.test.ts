@@ -133,7 +133,7 @@ describe.each(kinds)("an MCP client (%s) on /mcp", (kind) => {
     await expect(agent.callTool("render_playbook_page", {})).rejects.toMatchObject({ code: -32602 })
   })
 
-  it("offers a read-only key the tools that read and none that changes anything", async () => {
+  it("offers a read-only key the tools that read and a reader's acts, and none that creates or runs anything", async () => {
     const tools = await reader.listTools()
     const readable = catalog.filter(
       (operation) =>
@@ -145,8 +145,15 @@ describe.each(kinds)("an MCP client (%s) on /mcp", (kind) => {
     expect(tools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining(["get_guide", "get_playbook", "list_playbooks"])
     )
-    for (const tool of tools) expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
-    for (const operation of readable) expect(operation.kind).toBe("query")
+    /** Resolving a comment is a reader's act (HTTP "Comments"), so a key that may only read is offered it. */
+    const readersActs = ["resolve_comment"]
+    for (const tool of tools.filter((tool) => !readersActs.includes(tool.name)))
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
+    for (const operation of readable.filter((operation) => !readersActs.includes(operation.name)))
+      expect(operation.kind).toBe("query")
+    for (const operation of readable) expect(permissionsOf(operation)).not.toContain("playbook:write")
+    expect(tools.map((tool) => tool.name)).not.toContain("create_definition")
+    expect(tools.map((tool) => tool.name)).not.toContain("run_definition")
     const listed = await reader.callTool("list_playbooks")
     expect(listed.structuredContent.playbooks.map((playbook: any) => playbook.id)).toEqual(["finance"])
   })

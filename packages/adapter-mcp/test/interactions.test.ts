@@ -20,7 +20,7 @@ Which of the three drafts of {{ input.title }} should go out?
 `
 
 let served: Harness
-let host: Fiber.RuntimeFiber<never, never>
+let host: Fiber.RuntimeFiber<never, unknown>
 beforeAll(async () => {
   served = await harness()
   // The shared harness composes the core without its host (RunLedger.onStore adds it): run it here.

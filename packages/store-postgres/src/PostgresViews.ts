@@ -24,7 +24,7 @@ export const makeViews = (sql: PgClient, tables: Tables, projections: ReadonlyAr
     for (;;) {
       const rows: ReadonlyArray<FactRow> = yield* sql<FactRow>`SELECT ${factColumns(sql)} FROM ${tables.facts}
         WHERE type = ANY(${projectedTypes}::text[])
-          AND ${after === undefined ? sql`true` : sql`(tx, global_position) > (${after.tx}::xid8, ${after.global_position}::bigint)`}
+          AND ${after === undefined ? sql`true` : sql`(tx, global_position) > (${after.tx_text}::xid8, ${after.global_position_text}::bigint)`}
         ORDER BY tx, global_position
         LIMIT ${rebuildBatch}`
       if (rows.length === 0) return

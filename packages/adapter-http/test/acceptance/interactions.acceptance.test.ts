@@ -34,7 +34,7 @@ const ended = async (server: AcceptanceServer, base: string, runId: string) => {
 
 onEveryStore("interaction functions", (store) => {
   let server: AcceptanceServer
-  let host: Fiber.RuntimeFiber<never, never>
+  let host: Fiber.RuntimeFiber<never, unknown>
   beforeAll(async () => {
     server = await startAcceptanceServer(store())
     // The shared acceptance server composes the core without its host (RunLedger.onStore adds it): run it here.

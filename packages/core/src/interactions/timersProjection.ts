@@ -35,7 +35,8 @@ export const timersProjection: Projection = {
       case "run_cancel_requested":
         return current === undefined
           ? undefined
-          : timer(current.sort < fact.metadata.at ? current.sort : fact.metadata.at)
+          : // biome-ignore lint/complexity/useMathMinMax: ISO 8601 texts, compared as texts
+            timer(current.sort < fact.metadata.at ? current.sort : fact.metadata.at)
       default:
         return undefined
     }

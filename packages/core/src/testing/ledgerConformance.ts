@@ -41,6 +41,41 @@ export const ledgerConformance = (
     const readAllOf = (streamPrefix: string, direction: "forward" | "backward" = "forward", limit = 10_000) =>
       Effect.flatMap(Ledger, (ledger) => ledger.readAll({ direction, limit, filter: { streamPrefix } }))
 
+    it("pages the global order in numeric order across digit boundaries (first, while positions are small)", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          for (let index = 0; index < 95; index++)
+            yield* ledger.append([{ stream: `${base}single-${index % 7}`, expected: "any", facts: [fact("single", { index })] }])
+          yield* ledger.append([
+            {
+              stream: `${base}batch`,
+              expected: 0,
+              facts: Array.from({ length: 120 }, (_, offset) => fact("batched", { index: 95 + offset }))
+            }
+          ])
+          const whole = (yield* readAllOf(base)).map((p) => (p.fact.data as { index: number }).index)
+          expect(whole).toEqual(Array.from({ length: 215 }, (_, index) => index))
+          for (const direction of ["forward", "backward"] as const) {
+            const paged: Array<number> = []
+            let from: string | undefined
+            for (;;) {
+              const page: ReadonlyArray<PositionedFact> = yield* ledger.readAll({
+                direction,
+                limit: 7,
+                filter: { streamPrefix: base },
+                ...(from === undefined ? {} : { from })
+              })
+              if (page.length === 0) break
+              paged.push(...page.map((p) => (p.fact.data as { index: number }).index))
+              from = page[page.length - 1].position
+            }
+            expect(paged).toEqual(direction === "forward" ? whole : [...whole].reverse())
+          }
+        })
+      ))
+
     it("appends to a new stream and reads it back with positions from 1", () =>
       run(
         Effect.gen(function* () {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: workflow expressions are written ${ … } inside plain strings
 import { describe, expect, it } from "vitest"
 import { header, issuesOf, workflow } from "./workflowFixture.js"
 
@@ -35,14 +36,17 @@ describe("save-time checks: YAML, size and depth (§2, §13)", () => {
     const deep = `${"[".repeat(520)}${"]".repeat(520)}`
     const issues = issuesOf(`${header}bogus: 1\ndo:\n  - a:\n      set:\n        x: ${deep}\n`)
     expect(issues).toHaveLength(1)
-    expect(issues[0]).toMatch(/^Line 10, column 519: at \/do\/0\/a\/set\/x(\/0){507}: the document nests deeper than 512 levels$/)
+    expect(issues[0]).toMatch(
+      /^Line 10, column 519: at \/do\/0\/a\/set\/x(\/0){507}: the document nests deeper than 512 levels$/
+    )
   })
 
   it("refuses task lists nested deeper than 64 levels, at the list too deep", () => {
-    const nest = (depth: number): string => (depth === 0 ? "{ t: { wait: PT1S } }" : `{ t: { do: [${nest(depth - 1)}] } }`)
+    const nest = (depth: number): string =>
+      depth === 0 ? "{ t: { wait: PT1S } }" : `{ t: { do: [${nest(depth - 1)}] } }`
     const issues = issuesOf(`${header}do: [${nest(64)}]\n`)
     expect(issues).toEqual([
-      `Line 6, column ${6 + 64 * 13}: at ${"/do/0/t".repeat(64)}/do: task lists nest deeper than 64 levels here`
+      `Line 6, column ${17 + 63 * 12}: at ${"/do/0/t".repeat(64)}/do: task lists nest deeper than 64 levels here`
     ])
     expect(issuesOf(`${header}do: [${nest(63)}]\n`)).toEqual([])
   })
@@ -58,10 +62,10 @@ describe("save-time checks: YAML, size and depth (§2, §13)", () => {
 describe("save-time checks: the DSL 1.0 document (§1.1, §13)", () => {
   it("refuses unknown keys and a document without document or do", () => {
     expect(issuesOf("name: x\n")).toEqual([
-      "Line 1, column 1: at : the key document is required here",
       "Line 1, column 1: at : the key do is required here",
+      "Line 1, column 1: at : the key document is required here",
       'Line 1, column 1: at /name: unknown key "name"; this place takes document, input, output, use, do, timeout, schedule, evaluate'
-    ].toSorted())
+    ])
   })
 
   it("refuses a DSL version outside 1.0.0–1.0.3, and names and versions the DSL rejects", () => {
@@ -92,7 +96,9 @@ describe("save-time checks: the DSL 1.0 document (§1.1, §13)", () => {
   })
 
   it("refuses schemas that are not inline JSON Schema, and task-level schemas", () => {
-    expect(issuesOf(workflow(pause, "input:\n  schema:\n    resource: { endpoint: https://x.example/s.json }\n"))).toEqual([
+    expect(
+      issuesOf(workflow(pause, "input:\n  schema:\n    resource: { endpoint: https://x.example/s.json }\n"))
+    ).toEqual([
       "Line 8, column 5: at /input/schema: the key document is required here",
       'Line 8, column 5: at /input/schema/resource: unknown key "resource" (external schemas are not fetched; write the schema under document); this place takes document, format'
     ])
@@ -139,7 +145,9 @@ describe("save-time checks: tasks (§2, §3, §7, §13)", () => {
 
   it("refuses calls of http, grpc, openapi, asyncapi, a2a and mcp", () => {
     for (const call of ["http", "grpc", "openapi", "asyncapi", "a2a", "mcp"]) {
-      expect(issuesOf(workflow(`  - a:\n      call: ${call}\n      with: { type: computation, name: sum-up }\n`))).toEqual([
+      expect(
+        issuesOf(workflow(`  - a:\n      call: ${call}\n      with: { type: computation, name: sum-up }\n`))
+      ).toEqual([
         `Line 8, column 13: at /do/0/a/call: call: ${call} is refused; workflows reach the world only through playbook functions: call run_definition`
       ])
     }
@@ -149,36 +157,47 @@ describe("save-time checks: tasks (§2, §3, §7, §13)", () => {
     expect(issuesOf(workflow("  - a:\n      call: sum\n"))).toEqual([
       'Line 8, column 13: at /do/0/a/call: the only call is run_definition, found the string "sum"'
     ])
-    expect(issuesOf(workflow("  - a:\n      call: run_definition\n      with: { type: reasoning, name: sum-up, endpoint: x }\n"))).toEqual([
+    expect(
+      issuesOf(
+        workflow("  - a:\n      call: run_definition\n      with: { type: reasoning, name: sum-up, endpoint: x }\n")
+      )
+    ).toEqual([
       'Line 9, column 46: at /do/0/a/with/endpoint: unknown key "endpoint"; this place takes type, name, input'
     ])
   })
 
   it("checks a literal with.type and with.name, and accepts computed ones (W12)", () => {
-    expect(issuesOf(workflow("  - a:\n      call: run_definition\n      with: { type: robot, name: Sum_Up }\n"))).toEqual([
+    expect(
+      issuesOf(workflow("  - a:\n      call: run_definition\n      with: { type: robot, name: Sum_Up }\n"))
+    ).toEqual([
       'Line 9, column 21: at /do/0/a/with/type: with.type is one of reasoning, lookup, interaction, prediction, computation, generation, workflow, found the string "robot"',
       'Line 9, column 34: at /do/0/a/with/name: with.name is 3 to 48 lowercase letters, digits and hyphens, beginning with a letter, found the string "Sum_Up"'
     ])
-    const computed = "  - a:\n      call: run_definition\n      with: { type: '${ $data.type }', name: '${ $data.name }' }\n"
+    const computed =
+      "  - a:\n      call: run_definition\n      with: { type: '${ $data.type }', name: '${ $data.name }' }\n"
     expect(issuesOf(workflow(computed))).toEqual([])
   })
 
   it("refuses duplicate task names within a list (W13), and names that read as directives", () => {
-    expect(issuesOf(workflow("  - a:\n      wait: PT1S\n  - a:\n      wait: PT2S\n  - end:\n      wait: PT1S\n"))).toEqual([
+    expect(
+      issuesOf(workflow("  - a:\n      wait: PT1S\n  - a:\n      wait: PT2S\n  - end:\n      wait: PT1S\n"))
+    ).toEqual([
       'Line 9, column 5: at /do/1/a: the name "a" is taken by task 0 of this list; task names are unique within their list',
       "Line 11, column 5: at /do/2/end: a task may not be named end, which then reads as a flow directive"
     ])
   })
 
   it("refuses a then that names no task of the same list", () => {
-    const tasks = "  - a:\n      do:\n        - inner:\n            wait: PT1S\n            then: b\n  - b:\n      wait: PT1S\n"
+    const tasks =
+      "  - a:\n      do:\n        - inner:\n            wait: PT1S\n            then: b\n  - b:\n      wait: PT1S\n"
     expect(issuesOf(workflow(tasks))).toEqual([
       'Line 11, column 19: at /do/0/a/do/0/inner/then: this list holds no task named "b"; it holds inner'
     ])
   })
 
   it("refuses a switch case's then that names no task of the switch's list", () => {
-    const tasks = "  - route:\n      switch:\n        - big:\n            when: $data.n > 5\n            then: nowhere\n"
+    const tasks =
+      "  - route:\n      switch:\n        - big:\n            when: $data.n > 5\n            then: nowhere\n"
     expect(issuesOf(workflow(tasks))).toEqual([
       'Line 11, column 19: at /do/0/route/switch/0/big/then: this list holds no task named "nowhere"; it holds route'
     ])
@@ -193,7 +212,10 @@ describe("save-time checks: tasks (§2, §3, §7, §13)", () => {
   })
 
   it("refuses more than 32 fork branches", () => {
-    const branches = Array.from({ length: 33 }, (_, index) => `          - b${index}:\n              wait: PT1S\n`).join("")
+    const branches = Array.from(
+      { length: 33 },
+      (_, index) => `          - b${index}:\n              wait: PT1S\n`
+    ).join("")
     expect(issuesOf(workflow(`  - f:\n      fork:\n        branches:\n${branches}`))).toEqual([
       "Line 10, column 11: at /do/0/f/fork/branches: a fork holds at most 32 branches, found 33"
     ])
@@ -238,7 +260,9 @@ describe("save-time checks: expressions (§6, decision W10)", () => {
       "Line 8, column 11: at /do/0/a/if: Cannot find name '$input'. Here an expression may use $data, $context, $task, $workflow, $runtime.",
       "Line 10, column 16: at /do/0/a/set/n: Cannot find name '$output'. Here an expression may use $data, $input, $context, $task, $workflow, $runtime."
     ])
-    expect(issuesOf(workflow("  - a:\n      set: { n: 1 }\n      export:\n        as: '${ ({ last: $output }) }'\n"))).toEqual([])
+    expect(
+      issuesOf(workflow("  - a:\n      set: { n: 1 }\n      export:\n        as: '${ ({ last: $output }) }'\n"))
+    ).toEqual([])
   })
 
   it("refuses $error outside a catch, and gives it (renamed) inside one", () => {
@@ -259,19 +283,28 @@ describe("save-time checks: expressions (§6, decision W10)", () => {
   })
 
   it("refuses globals and members the sandbox lacks", () => {
-    expect(issuesOf(workflow("  - a:\n      set:\n        n: '${ fetch(\"x\") }'\n        r: ${ Math.random() }\n"))).toEqual([
+    expect(
+      issuesOf(workflow("  - a:\n      set:\n        n: '${ fetch(\"x\") }'\n        r: ${ Math.random() }\n"))
+    ).toEqual([
       "Line 9, column 16: at /do/0/a/set/n: Cannot find name 'fetch'. Expressions run in the sandbox, which has no such global.",
       "Line 10, column 20: at /do/0/a/set/r: Property 'random' does not exist on type 'Math'. The sandbox removes it."
     ])
   })
 
   it("accepts names an expression declares itself, and types it erases", () => {
-    const source = "  - a:\n      set:\n        n: '${ $data.items.map((item: { n: number }) => { const twice = item.n * 2; return twice }) }'\n"
+    const source =
+      "  - a:\n      set:\n        n: '${ $data.items.map((item: { n: number }) => { const twice = item.n * 2; return twice }) }'\n"
     expect(issuesOf(workflow(source))).toEqual([])
   })
 
   it("refuses what is not exactly one expression", () => {
-    expect(issuesOf(workflow("  - a:\n      set:\n        n: '${ 1; 2 }'\n        o: '${ { a: 1 } }'\n        p: '${ 1; }'\n        q: '${ }'\n"))).toEqual([
+    expect(
+      issuesOf(
+        workflow(
+          "  - a:\n      set:\n        n: '${ 1; 2 }'\n        o: '${ { a: 1 } }'\n        p: '${ 1; }'\n        q: '${ }'\n"
+        )
+      )
+    ).toEqual([
       "Line 9, column 19: at /do/0/a/set/n: write exactly one expression, not statements",
       "Line 10, column 16: at /do/0/a/set/o: this reads as a block of statements; write an object literal in parentheses: ${ ({ a: 1 }) }",
       "Line 11, column 17: at /do/0/a/set/p: an expression ends without a semicolon",
@@ -315,7 +348,9 @@ describe("save-time checks: durations (§11, decision W14)", () => {
   })
 
   it("refuses text that is no ISO 8601 duration, and mappings of unknown units", () => {
-    expect(issuesOf(workflow("  - a:\n      wait: 30 minutes\n  - b:\n      wait: { minutes: 5, weeks: 1 }\n"))).toEqual([
+    expect(
+      issuesOf(workflow("  - a:\n      wait: 30 minutes\n  - b:\n      wait: { minutes: 5, weeks: 1 }\n"))
+    ).toEqual([
       'Line 8, column 13: at /do/0/a/wait: "30 minutes" is not an ISO 8601 duration such as PT30M, P7D, P1W or P1DT12H',
       'Line 10, column 13: at /do/1/b/wait: unknown key "weeks"; a duration mapping takes days, hours, minutes, seconds, milliseconds'
     ])
@@ -340,7 +375,13 @@ describe("save-time checks: events (§8)", () => {
   })
 
   it("refuses a listen filter expression naming anything but $data", () => {
-    expect(issuesOf(workflow("  - a:\n      listen:\n        to:\n          one:\n            with: { type: x, data: '${ $context.a }' }\n"))).toEqual([
+    expect(
+      issuesOf(
+        workflow(
+          "  - a:\n      listen:\n        to:\n          one:\n            with: { type: x, data: '${ $context.a }' }\n"
+        )
+      )
+    ).toEqual([
       "Line 11, column 40: at /do/0/a/listen/to/one/with/data: Cannot find name '$context'. Here an expression may use $data."
     ])
   })
@@ -383,20 +424,23 @@ describe("save-time checks: triggers (§12, decision W4)", () => {
       "schedule:\n  on:\n    any:\n      - with: { source: https://x.example }\n      - with: { type: '${ \"a\" }', subject: '${ $data }', region: eu }\n"
     expect(issuesOf(workflow(pause, head))).toEqual([
       "Line 9, column 15: at /schedule/on/any/0/with: the key type is required here",
-      "Line 10, column 23: at /schedule/on/any/1/with/type: a trigger filter's type is literal text, matched before any run exists; found the string \"${ \\\"a\\\" }\"",
-      "Line 10, column 44: at /schedule/on/any/1/with/subject: a trigger filter's subject is literal text, matched before any run exists; found the string \"${ $data }\"",
+      'Line 10, column 23: at /schedule/on/any/1/with/type: a trigger filter\'s type is literal text, matched before any run exists; found the string "${ \\"a\\" }"',
+      'Line 10, column 44: at /schedule/on/any/1/with/subject: a trigger filter\'s subject is literal text, matched before any run exists; found the string "${ $data }"',
       'Line 10, column 58: at /schedule/on/any/1/with/region: unknown key "region"; this place takes type, source, subject, data'
     ])
   })
 
   it("refuses a trigger filter expression naming anything but $data", () => {
-    expect(issuesOf(workflow(pause, "schedule:\n  on:\n    one:\n      with: { type: a, data: '${ $workflow.id }' }\n"))).toEqual([
+    expect(
+      issuesOf(workflow(pause, "schedule:\n  on:\n    one:\n      with: { type: a, data: '${ $workflow.id }' }\n"))
+    ).toEqual([
       "Line 9, column 34: at /schedule/on/one/with/data: Cannot find name '$workflow'. Here an expression may use $data."
     ])
   })
 
   it("refuses a filter repeated in on.any, whatever its key order, and more than 64 filters", () => {
-    const head = "schedule:\n  on:\n    any:\n      - with: { type: a, source: https://x.example }\n      - with: { source: https://x.example, type: a }\n"
+    const head =
+      "schedule:\n  on:\n    any:\n      - with: { type: a, source: https://x.example }\n      - with: { source: https://x.example, type: a }\n"
     expect(issuesOf(workflow(pause, head))).toEqual([
       "Line 10, column 9: at /schedule/on/any/1: this filter repeats the filter at /schedule/on/any/0"
     ])

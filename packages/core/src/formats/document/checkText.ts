@@ -16,7 +16,8 @@ export const checkText = (source: string): SourceIssue | undefined => {
   })
   if (source.startsWith("\uFEFF")) return issue("the document starts with a byte-order mark; save it without one")
   const bytes = Buffer.byteLength(source, "utf8")
-  if (bytes > maxDocumentBytes) return issue(`the document holds ${bytes} bytes; at most ${maxDocumentBytes} are allowed`)
+  if (bytes > maxDocumentBytes)
+    return issue(`the document holds ${bytes} bytes; at most ${maxDocumentBytes} are allowed`)
   const loneReturn = /\r(?!\n)/.exec(source)
   if (loneReturn !== null) return issue("a line ends with a lone carriage return; use \\n or \\r\\n", loneReturn.index)
   return undefined

@@ -47,7 +47,8 @@ const mappingMilliseconds = (value: Readonly<Record<string, unknown>>): Either.E
       `unknown key ${JSON.stringify(unknown)}; a duration mapping takes ${Object.keys(durationUnits).join(", ")}`
     )
   }
-  if (keys.length === 0) return Either.left(`a duration mapping names one or more of ${Object.keys(durationUnits).join(", ")}`)
+  if (keys.length === 0)
+    return Either.left(`a duration mapping names one or more of ${Object.keys(durationUnits).join(", ")}`)
   let total = 0
   for (const key of keys) {
     const amount = value[key]

@@ -1,6 +1,12 @@
 import type { SourceIssue } from "../DefinitionFormat.js"
 import { describeValue } from "../document/describeValue.js"
-import { expectedMappingWords, type Place, pointerSegment, requiredKeyWords, unknownKeyWords } from "../document/Place.js"
+import {
+  expectedMappingWords,
+  type Place,
+  pointerSegment,
+  requiredKeyWords,
+  unknownKeyWords
+} from "../document/Place.js"
 import type { YamlRead } from "../document/readYaml.js"
 
 /**

@@ -6,9 +6,6 @@ export const standardErrorBase = "https://serverlessworkflow.io/spec/1.0.0/error
 /** The base the earlier reference used for the same types, read as the standard one in catch filters. */
 export const referenceErrorBase = "https://open-workflow-specification.org/spec/1.0.0/errors/"
 
-/** The base of this product's problem types (decision W1). */
-export const problemBase = "https://on.auto/problems/"
-
 /** The standard error types, by short name (decision W1). */
 export const standardErrors = [
   "validation",

@@ -1,8 +1,8 @@
 import { Either } from "effect"
 import { type Duration, durationMilliseconds } from "./Duration.js"
 import { isPartialExpression, wrappedCode } from "./Expression.js"
-import { readExpression } from "./readExpression.js"
 import { issueAt, type Reading } from "./Reading.js"
+import { readExpression } from "./readExpression.js"
 import { partialWords } from "./readTemplate.js"
 import type { Scope } from "./Scope.js"
 
@@ -12,12 +12,7 @@ const days = (milliseconds: number) => `${Math.round((milliseconds / 86_400_000)
  * Reads a duration (workflow-format.md §11): a whole-string expression in `scope`, or a written duration no
  * longer than the longest run. `undefined` (and an issue) when refused.
  */
-export const readDuration = (
-  reading: Reading,
-  value: unknown,
-  pointer: string,
-  scope: Scope
-): Duration | undefined => {
+export const readDuration = (reading: Reading, value: unknown, pointer: string, scope: Scope): Duration | undefined => {
   if (typeof value === "string") {
     const wrapped = wrappedCode(value)
     if (wrapped !== undefined) {

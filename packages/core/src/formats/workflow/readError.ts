@@ -1,6 +1,6 @@
 import { describeValue } from "../document/describeValue.js"
+import { asRecord, issueAt, placeOf, type Reading, readFields } from "./Reading.js"
 import { readTemplate } from "./readTemplate.js"
-import { asRecord, issueAt, placeOf, readFields, type Reading } from "./Reading.js"
 import type { Scope } from "./Scope.js"
 import type { Use } from "./Use.js"
 import {
@@ -32,7 +32,11 @@ export const readErrorObject = (
   }
   const type = written("type")
   if (type !== undefined && (typeof type !== "string" || !absoluteUri.test(type))) {
-    issueAt(reading, `${pointer}/type`, `an error type is an absolute URI such as https://example.com/errors/late, found ${describeValue(type)}`)
+    issueAt(
+      reading,
+      `${pointer}/type`,
+      `an error type is an absolute URI such as https://example.com/errors/late, found ${describeValue(type)}`
+    )
   }
   const status = written("status")
   if (status !== undefined && !Number.isInteger(status)) {
@@ -77,7 +81,8 @@ const standardType = (type: string): string => {
  */
 export const readErrorFilter = (reading: Reading, value: unknown, pointer: string): ErrorFilter | undefined => {
   const errors = readFields(reading, value, pointer, placeOf(["with"]))
-  const filter = errors?.with === undefined ? undefined : readFields(reading, errors.with, `${pointer}/with`, filterPlace)
+  const filter =
+    errors?.with === undefined ? undefined : readFields(reading, errors.with, `${pointer}/with`, filterPlace)
   if (filter === undefined) return undefined
   const read: Record<string, string | number> = {}
   for (const [key, field] of Object.entries(filter)) {

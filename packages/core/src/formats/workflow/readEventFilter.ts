@@ -2,8 +2,8 @@ import { describeValue } from "../document/describeValue.js"
 import { pointerSegment } from "../document/Place.js"
 import type { EventFilter, FilterValue } from "./EventFilter.js"
 import { isPartialExpression, wrappedCode } from "./Expression.js"
+import { asRecord, issueAt, placeOf, type Reading, readFields } from "./Reading.js"
 import { readExpression } from "./readExpression.js"
-import { asRecord, issueAt, placeOf, readFields, type Reading } from "./Reading.js"
 import { partialWords } from "./readTemplate.js"
 import { filterScope } from "./Scope.js"
 
@@ -70,7 +70,11 @@ export const readEventFilter = (
     const valueAt = `${at}/${pointerSegment(name)}`
     const literalOnly = forTrigger && name !== "data"
     if (literalOnly && (typeof expected !== "string" || expected === "" || expected.includes("${"))) {
-      issueAt(reading, valueAt, `a trigger filter's ${name} is literal text, matched before any run exists; found ${describeValue(expected)}`)
+      issueAt(
+        reading,
+        valueAt,
+        `a trigger filter's ${name} is literal text, matched before any run exists; found ${describeValue(expected)}`
+      )
       continue
     }
     const filterValue = readFilterValue(reading, expected, valueAt)

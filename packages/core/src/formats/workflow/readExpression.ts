@@ -1,9 +1,10 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: workflow expressions are written ${ … } inside plain strings
 import { blankSourceFile } from "ts-blank-space"
 import ts from "typescript"
 import type { Expression } from "./Expression.js"
 import { issueAt, type Reading } from "./Reading.js"
-import { absentMembers, sandboxGlobals } from "./sandboxGlobals.js"
 import type { Scope } from "./Scope.js"
+import { absentMembers, sandboxGlobals } from "./sandboxGlobals.js"
 import { valueOffset } from "./valueOffset.js"
 
 /** Where an expression is written: the string value at `pointer`, its code starting at `index` of that string. */
@@ -16,7 +17,10 @@ export interface ExpressionPlace {
 /** Records an issue at the character `at` of an expression's code, placed in the YAML source. */
 const codeIssue = (reading: Reading, place: ExpressionPlace, at: number, message: string): void => {
   const range = reading.yaml.scalarRange(place.pointer)
-  if (range === undefined) return issueAt(reading, place.pointer, message)
+  if (range === undefined) {
+    issueAt(reading, place.pointer, message)
+    return
+  }
   const raw = reading.source.slice(range[0], range[1])
   const offset = valueOffset(raw, place.text, place.index + at)
   reading.issues.push({ ...reading.yaml.positionAt(range[0] + offset), pointer: place.pointer, message })

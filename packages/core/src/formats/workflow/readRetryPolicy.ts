@@ -1,8 +1,8 @@
 import { describeValue } from "../document/describeValue.js"
+import { asRecord, issueAt, placeOf, type Reading, readFields } from "./Reading.js"
+import type { Backoff, RetryPolicy } from "./RetryPolicy.js"
 import { readDuration } from "./readDuration.js"
 import { readCondition } from "./readTemplate.js"
-import { asRecord, issueAt, placeOf, readFields, type Reading } from "./Reading.js"
-import type { Backoff, RetryPolicy } from "./RetryPolicy.js"
 import type { Scope } from "./Scope.js"
 import type { Use } from "./Use.js"
 
@@ -14,7 +14,11 @@ const readBackoff = (reading: Reading, value: unknown, pointer: string): Backoff
   const keys = Object.keys(record ?? {})
   const [kind] = keys
   if (record === undefined || keys.length !== 1 || !backoffs.includes(kind as Backoff)) {
-    issueAt(reading, pointer, `backoff names exactly one of constant: {}, linear: {}, exponential: {}, found ${describeValue(value)}`)
+    issueAt(
+      reading,
+      pointer,
+      `backoff names exactly one of constant: {}, linear: {}, exponential: {}, found ${describeValue(value)}`
+    )
     return "constant"
   }
   const options = asRecord(record[kind!])
@@ -43,19 +47,27 @@ export const readRetryMapping = (
   const from = duration(jitterFields?.from, `${pointer}/jitter/from`)
   const to = duration(jitterFields?.to, `${pointer}/jitter/to`)
   const limit =
-    fields.limit === undefined ? {} : (readFields(reading, fields.limit, `${pointer}/limit`, placeOf(["attempt", "duration"])) ?? {})
+    fields.limit === undefined
+      ? {}
+      : (readFields(reading, fields.limit, `${pointer}/limit`, placeOf(["attempt", "duration"])) ?? {})
   const attempt =
     limit.attempt === undefined
       ? {}
       : (readFields(reading, limit.attempt, `${pointer}/limit/attempt`, placeOf(["count", "duration"])) ?? {})
   if (attempt.count !== undefined && !(Number.isInteger(attempt.count) && (attempt.count as number) >= 0)) {
-    issueAt(reading, `${pointer}/limit/attempt/count`, `expected a whole number of zero or more, found ${describeValue(attempt.count)}`)
+    issueAt(
+      reading,
+      `${pointer}/limit/attempt/count`,
+      `expected a whole number of zero or more, found ${describeValue(attempt.count)}`
+    )
   }
   const attemptDuration = duration(attempt.duration, `${pointer}/limit/attempt/duration`)
   const totalDuration = duration(limit.duration, `${pointer}/limit/duration`)
   const when = fields.when === undefined ? undefined : readCondition(reading, fields.when, `${pointer}/when`, scope)
   const exceptWhen =
-    fields.exceptWhen === undefined ? undefined : readCondition(reading, fields.exceptWhen, `${pointer}/exceptWhen`, scope)
+    fields.exceptWhen === undefined
+      ? undefined
+      : readCondition(reading, fields.exceptWhen, `${pointer}/exceptWhen`, scope)
   return {
     ...(name === undefined ? {} : { name }),
     delay: duration(fields.delay, `${pointer}/delay`) ?? { _tag: "Fixed", milliseconds: 0 },

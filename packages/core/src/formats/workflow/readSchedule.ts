@@ -1,11 +1,11 @@
 import { Either } from "effect"
 import { describeValue } from "../document/describeValue.js"
-import { wrappedCode } from "./Expression.js"
 import type { EventFilter } from "./EventFilter.js"
+import { wrappedCode } from "./Expression.js"
+import { issueAt, placeOf, type Reading, readFields } from "./Reading.js"
 import { readCron } from "./readCron.js"
 import { readDuration } from "./readDuration.js"
 import { readEventFilter } from "./readEventFilter.js"
-import { issueAt, placeOf, readFields, type Reading } from "./Reading.js"
 import { filterScope } from "./Scope.js"
 import type { Trigger } from "./Trigger.js"
 
@@ -29,16 +29,15 @@ const sorted = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(sorted)
     : typeof value === "object" && value !== null
-      ? Object.fromEntries(Object.entries(value).toSorted(([left], [right]) => (left < right ? -1 : 1)).map(([key, item]) => [key, sorted(item)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .toSorted(([left], [right]) => (left < right ? -1 : 1))
+            .map(([key, item]) => [key, sorted(item)])
+        )
       : value
 
 const readOn = (reading: Reading, value: unknown): Trigger | undefined => {
-  const on = readFields(
-    reading,
-    value,
-    "/schedule/on",
-    placeOf(["one", "any"], [], { all: oneRun, until: oneRun })
-  )
+  const on = readFields(reading, value, "/schedule/on", placeOf(["one", "any"], [], { all: oneRun, until: oneRun }))
   if (on === undefined) return undefined
   const ways = ["one", "any"].filter((way) => way in on)
   if (ways.length !== 1) {
@@ -53,7 +52,11 @@ const readOn = (reading: Reading, value: unknown): Trigger | undefined => {
   if (on.one !== undefined) take(readEventFilter(reading, on.one, "/schedule/on/one", true))
   if (on.any !== undefined) {
     if (!Array.isArray(on.any) || on.any.length === 0 || on.any.length > maxTriggerFilters) {
-      issueAt(reading, "/schedule/on/any", `any lists 1 to ${maxTriggerFilters} filters, found ${Array.isArray(on.any) ? `${on.any.length}` : describeValue(on.any)}`)
+      issueAt(
+        reading,
+        "/schedule/on/any",
+        `any lists 1 to ${maxTriggerFilters} filters, found ${Array.isArray(on.any) ? `${on.any.length}` : describeValue(on.any)}`
+      )
       return undefined
     }
     const seen = new Map<string, number>()
@@ -92,7 +95,11 @@ export const readSchedule = (reading: Reading, value: unknown): ReadonlyArray<Tr
   }
   if (schedule.cron !== undefined) {
     if (typeof schedule.cron !== "string") {
-      issueAt(reading, "/schedule/cron", `expected a cron rule such as '0 7 * * 1-5', found ${describeValue(schedule.cron)}`)
+      issueAt(
+        reading,
+        "/schedule/cron",
+        `expected a cron rule such as '0 7 * * 1-5', found ${describeValue(schedule.cron)}`
+      )
     } else {
       Either.match(readCron(schedule.cron), {
         onLeft: (words) => issueAt(reading, "/schedule/cron", words),

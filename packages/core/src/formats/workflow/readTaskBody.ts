@@ -1,17 +1,17 @@
 import { Schema } from "effect"
-import { DefinitionName } from "../../definitions/definitionFields.js"
 import { type DefinitionType, definitionTypes } from "../../definitions/DefinitionType.js"
+import { DefinitionName } from "../../definitions/definitionFields.js"
 import { describeValue } from "../document/describeValue.js"
 import { pointerSegment, requiredKeyWords } from "../document/Place.js"
 import type { EventFilter } from "./EventFilter.js"
 import { isPartialExpression, wrappedCode } from "./Expression.js"
+import { asRecord, issueAt, keyIssueAt, placeOf, type Reading, readFields } from "./Reading.js"
 import { readDuration } from "./readDuration.js"
 import { readError, readErrorFilter } from "./readError.js"
 import { readEventFilter } from "./readEventFilter.js"
 import { readExpression } from "./readExpression.js"
 import { readRetry } from "./readRetryPolicy.js"
-import { asRecord, issueAt, keyIssueAt, placeOf, readFields, type Reading } from "./Reading.js"
-import { readCondition, readTemplate, partialWords } from "./readTemplate.js"
+import { partialWords, readCondition, readTemplate } from "./readTemplate.js"
 import { reservedAttributes, reservedEventTypes, reservedSourcePrefixes } from "./reservedEvents.js"
 import { givenNames, type TaskScopes, taskScopes, variableName } from "./Scope.js"
 import type { Catch, SwitchCase, TaskBody, TaskKind, TaskList } from "./Task.js"
@@ -43,7 +43,11 @@ export interface BodyContext {
 const readVariable = (reading: Reading, value: unknown, pointer: string, fallback: string): string => {
   if (value === undefined) return fallback
   if (typeof value !== "string" || !variableName.test(value)) {
-    issueAt(reading, pointer, `a variable name is letters, digits and underscores, written without $; found ${describeValue(value)}`)
+    issueAt(
+      reading,
+      pointer,
+      `a variable name is letters, digits and underscores, written without $; found ${describeValue(value)}`
+    )
     return fallback
   }
   if (givenNames.has(value)) {
@@ -67,12 +71,14 @@ const readCallPart = <A extends string>(
     return readExpression(reading, { pointer, text: value, index: wrapped.index }, wrapped.code, context.scopes.body)
   }
   if (typeof value === "string" && isPartialExpression(value)) issueAt(reading, pointer, partialWords)
-  else if (typeof value !== "string" || !valid(value)) issueAt(reading, pointer, `${words}, found ${describeValue(value)}`)
+  else if (typeof value !== "string" || !valid(value))
+    issueAt(reading, pointer, `${words}, found ${describeValue(value)}`)
   else return value
   return undefined
 }
 
-const isDefinitionType = (text: string): text is DefinitionType => (definitionTypes as ReadonlyArray<string>).includes(text)
+const isDefinitionType = (text: string): text is DefinitionType =>
+  (definitionTypes as ReadonlyArray<string>).includes(text)
 const isDefinitionName = Schema.is(DefinitionName) as (text: string) => text is string
 
 const readCall = (context: BodyContext): TaskBody | undefined => {
@@ -88,7 +94,12 @@ const readCall = (context: BodyContext): TaskBody | undefined => {
     )
     return undefined
   }
-  const withFields = readFields(reading, fields.with, `${pointer}/with`, placeOf(["type", "name", "input"], ["type", "name"]))
+  const withFields = readFields(
+    reading,
+    fields.with,
+    `${pointer}/with`,
+    placeOf(["type", "name", "input"], ["type", "name"])
+  )
   if (withFields === undefined) return undefined
   const type = readCallPart(
     context,
@@ -131,7 +142,12 @@ const readSwitch = (context: BodyContext): TaskBody | undefined => {
     }
     const caseAt = `${at}/${pointerSegment(name!)}`
     const earlier = names.get(name!)
-    if (earlier !== undefined) keyIssueAt(reading, caseAt, `the case name ${JSON.stringify(name)} is taken by case ${earlier}; case names are unique within their switch`)
+    if (earlier !== undefined)
+      keyIssueAt(
+        reading,
+        caseAt,
+        `the case name ${JSON.stringify(name)} is taken by case ${earlier}; case names are unique within their switch`
+      )
     names.set(name!, index)
     const fields = readFields(reading, entry[name!], caseAt, placeOf(["when", "then"], ["then"]))
     if (fields === undefined || fields.then === undefined) return
@@ -139,8 +155,14 @@ const readSwitch = (context: BodyContext): TaskBody | undefined => {
       issueAt(reading, caseAt, `a switch has one default case (without when); case ${defaultAt} is already one`)
     }
     if (fields.when === undefined) defaultAt ??= index
-    const when = fields.when === undefined ? undefined : readCondition(reading, fields.when, `${caseAt}/when`, context.scopes.body)
-    read.push({ name: name!, ...(when === undefined ? {} : { when }), then: context.flow(fields.then, `${caseAt}/then`) })
+    const when =
+      fields.when === undefined ? undefined : readCondition(reading, fields.when, `${caseAt}/when`, context.scopes.body)
+    read.push({
+      name: name!,
+      ...(when === undefined ? {} : { when }),
+      // biome-ignore lint/suspicious/noThenProperty: the DSL names a case's flow then
+      then: context.flow(fields.then, `${caseAt}/then`)
+    })
   })
   return read.length === cases.length ? { kind: "switch", cases: read } : undefined
 }
@@ -151,11 +173,14 @@ const readFor = (context: BodyContext): TaskBody | undefined => {
   if (loop === undefined) return undefined
   const each = readVariable(reading, loop.each, `${pointer}/for/each`, "item")
   const at = readVariable(reading, loop.at, `${pointer}/for/at`, "index")
-  if (each === at) issueAt(reading, `${pointer}/for/at`, `for.each and for.at both name $${each}; give them different names`)
+  if (each === at)
+    issueAt(reading, `${pointer}/for/at`, `for.each and for.at both name $${each}; give them different names`)
   const added = [...context.scopes.added, `$${each}`, `$${at}`]
   const within = taskScopes(added)
-  const list = loop.in === undefined ? undefined : readCondition(reading, loop.in, `${pointer}/for/in`, context.scopes.body)
-  const condition = fields.while === undefined ? undefined : readCondition(reading, fields.while, `${pointer}/while`, within.body)
+  const list =
+    loop.in === undefined ? undefined : readCondition(reading, loop.in, `${pointer}/for/in`, context.scopes.body)
+  const condition =
+    fields.while === undefined ? undefined : readCondition(reading, fields.while, `${pointer}/while`, within.body)
   const body = context.list(fields.do, `${pointer}/do`, added)
   return list === undefined
     ? undefined
@@ -164,10 +189,19 @@ const readFor = (context: BodyContext): TaskBody | undefined => {
 
 const readFork = (context: BodyContext): TaskBody | undefined => {
   const { reading, pointer } = context
-  const fork = readFields(reading, context.fields.fork, `${pointer}/fork`, placeOf(["branches", "compete"], ["branches"]))
+  const fork = readFields(
+    reading,
+    context.fields.fork,
+    `${pointer}/fork`,
+    placeOf(["branches", "compete"], ["branches"])
+  )
   if (fork?.branches === undefined) return undefined
   if (Array.isArray(fork.branches) && fork.branches.length > maxForkBranches) {
-    issueAt(reading, `${pointer}/fork/branches`, `a fork holds at most ${maxForkBranches} branches, found ${fork.branches.length}`)
+    issueAt(
+      reading,
+      `${pointer}/fork/branches`,
+      `a fork holds at most ${maxForkBranches} branches, found ${fork.branches.length}`
+    )
     return undefined
   }
   if (fork.compete !== undefined && typeof fork.compete !== "boolean") {
@@ -220,7 +254,12 @@ const readListen = (context: BodyContext): TaskBody | undefined => {
   const listen = readFields(reading, context.fields.listen, `${pointer}/listen`, placeOf(["to", "read"], ["to"]))
   if (listen?.to === undefined) return undefined
   const at = `${pointer}/listen/to`
-  const to = readFields(reading, listen.to, at, placeOf(["one", "any", "all"], [], { until: "a listen ends when its events are taken" }))
+  const to = readFields(
+    reading,
+    listen.to,
+    at,
+    placeOf(["one", "any", "all"], [], { until: "a listen ends when its events are taken" })
+  )
   if (to === undefined) return undefined
   const ways = (["one", "any", "all"] as const).filter((way) => way in to)
   if (ways.length !== 1) {
@@ -234,7 +273,11 @@ const readListen = (context: BodyContext): TaskBody | undefined => {
       : readFilters(reading, to[way], `${at}/${way}`)
   const read = listen.read ?? "data"
   if (!reads.includes(read as (typeof reads)[number])) {
-    issueAt(reading, `${pointer}/listen/read`, `listen.read is one of data, envelope, raw, found ${describeValue(read)}`)
+    issueAt(
+      reading,
+      `${pointer}/listen/read`,
+      `listen.read is one of data, envelope, raw, found ${describeValue(read)}`
+    )
     return undefined
   }
   return { kind: "listen", to: way, filters, read: read as (typeof reads)[number] }
@@ -246,7 +289,9 @@ const readEmit = (context: BodyContext): TaskBody | undefined => {
   const { reading, pointer } = context
   const emit = readFields(reading, context.fields.emit, `${pointer}/emit`, placeOf(["event"], ["event"]))
   const event =
-    emit?.event === undefined ? undefined : readFields(reading, emit.event, `${pointer}/emit/event`, placeOf(["with"], ["with"]))
+    emit?.event === undefined
+      ? undefined
+      : readFields(reading, emit.event, `${pointer}/emit/event`, placeOf(["with"], ["with"]))
   if (event?.with === undefined) return undefined
   const at = `${pointer}/emit/event/with`
   const attributes = asRecord(event.with)
@@ -261,8 +306,10 @@ const readEmit = (context: BodyContext): TaskBody | undefined => {
   }
   for (const key of Object.keys(attributes)) {
     const keyAt = `${at}/${pointerSegment(key)}`
-    if (key === "id") keyIssueAt(reading, keyAt, "an emitted event's id is made by the runtime, so a resumed run emits once; remove id")
-    if (reservedAttributes.has(key)) keyIssueAt(reading, keyAt, `the attribute ${key} is one the runtime gives its events`)
+    if (key === "id")
+      keyIssueAt(reading, keyAt, "an emitted event's id is made by the runtime, so a resumed run emits once; remove id")
+    if (reservedAttributes.has(key))
+      keyIssueAt(reading, keyAt, `the attribute ${key} is one the runtime gives its events`)
   }
   for (const key of ["type", "source"]) {
     const value = attributes[key]
@@ -278,7 +325,11 @@ const readEmit = (context: BodyContext): TaskBody | undefined => {
   if (source !== undefined && reservedSourcePrefixes.some((prefix) => source.startsWith(prefix))) {
     issueAt(reading, `${at}/source`, `sources beginning ${reservedSourcePrefixes.join(", ")} are the runtime's own`)
   } else if (source !== undefined && source.trim() !== "" && !absoluteUri.test(source)) {
-    issueAt(reading, `${at}/source`, `a written source is an absolute URI such as https://example.com/invoices; write a relative one as an expression: '\${ "${source}" }'`)
+    issueAt(
+      reading,
+      `${at}/source`,
+      `a written source is an absolute URI such as https://example.com/invoices; write a relative one as an expression: '\${ "${source}" }'`
+    )
   }
   return { kind: "emit", event: readTemplate(reading, attributes, at, context.scopes.body) }
 }
@@ -292,7 +343,11 @@ export const readTaskBody = (kind: TaskKind, context: BodyContext): TaskBody | u
     case "set": {
       const set = asRecord(fields.set)
       if (set === undefined || Object.keys(set).length === 0) {
-        issueAt(reading, `${pointer}/set`, `set takes a mapping of one or more values, found ${describeValue(fields.set)}`)
+        issueAt(
+          reading,
+          `${pointer}/set`,
+          `set takes a mapping of one or more values, found ${describeValue(fields.set)}`
+        )
         return undefined
       }
       return { kind: "set", set: readTemplate(reading, set, `${pointer}/set`, scopes.body) }
@@ -310,7 +365,9 @@ export const readTaskBody = (kind: TaskKind, context: BodyContext): TaskBody | u
     case "raise": {
       const raise = readFields(reading, fields.raise, `${pointer}/raise`, placeOf(["error"], ["error"]))
       const error =
-        raise?.error === undefined ? undefined : readError(reading, context.use, raise.error, `${pointer}/raise/error`, scopes.body)
+        raise?.error === undefined
+          ? undefined
+          : readError(reading, context.use, raise.error, `${pointer}/raise/error`, scopes.body)
       return error === undefined ? undefined : { kind: "raise", error }
     }
     case "wait": {

@@ -1,8 +1,8 @@
 import { describeValue } from "../document/describeValue.js"
 import { pointerSegment } from "../document/Place.js"
-import { asRecord, issueAt, keyIssueAt, placeOf, readFields, type Reading } from "./Reading.js"
+import { asRecord, issueAt, keyIssueAt, placeOf, type Reading, readFields } from "./Reading.js"
 import { readTaskBody } from "./readTaskBody.js"
-import { readTransform, readCondition } from "./readTemplate.js"
+import { readCondition, readTransform } from "./readTemplate.js"
 import { readTimeout } from "./readTimeout.js"
 import { taskScopes } from "./Scope.js"
 import type { Task, TaskKind, TaskList } from "./Task.js"
@@ -51,12 +51,22 @@ interface ListPlace {
   readonly inBranch: boolean
 }
 
-const readFlow = (reading: Reading, value: unknown, pointer: string, names: ReadonlyArray<string>, place: ListPlace): Flow => {
+const readFlow = (
+  reading: Reading,
+  value: unknown,
+  pointer: string,
+  names: ReadonlyArray<string>,
+  place: ListPlace
+): Flow => {
   if (value === "continue") return { _tag: "Continue" }
   if (value === "exit") return { _tag: "Exit" }
   if (value === "end") return { _tag: "End" }
   if (typeof value !== "string") {
-    issueAt(reading, pointer, `then is continue, exit, end or the name of a task of this list, found ${describeValue(value)}`)
+    issueAt(
+      reading,
+      pointer,
+      `then is continue, exit, end or the name of a task of this list, found ${describeValue(value)}`
+    )
   } else if (place.inBranch) {
     issueAt(reading, pointer, "inside a fork branch, then is continue, exit or end; jumping to a task is refused")
   } else if (!names.includes(value)) {
@@ -98,18 +108,27 @@ const readTask = (
   const part = (key: string, inner: string) => {
     const mapping = fields[key]
     if (mapping === undefined) return undefined
-    const read = readFields(reading, mapping, `${pointer}/${key}`, placeOf([inner], [], { schema: "task schemas are not checked; describe the document's input and output instead" }))
+    const read = readFields(
+      reading,
+      mapping,
+      `${pointer}/${key}`,
+      placeOf([inner], [], { schema: "task schemas are not checked; describe the document's input and output instead" })
+    )
     return read?.[inner]
   }
   const transform = (key: string, inner: string, scope: ReadonlySet<string>) => {
     const written = part(key, inner)
     return written === undefined ? undefined : readTransform(reading, written, `${pointer}/${key}/${inner}`, scope)
   }
-  const condition = fields.if === undefined ? undefined : readCondition(reading, fields.if, `${pointer}/if`, scopes.before)
+  const condition =
+    fields.if === undefined ? undefined : readCondition(reading, fields.if, `${pointer}/if`, scopes.before)
   const inputFrom = transform("input", "from", scopes.before)
   const outputAs = transform("output", "as", scopes.body)
   const exportAs = transform("export", "as", scopes.exportAs)
-  const timeout = fields.timeout === undefined ? undefined : readTimeout(reading, use, fields.timeout, `${pointer}/timeout`, scopes.before)
+  const timeout =
+    fields.timeout === undefined
+      ? undefined
+      : readTimeout(reading, use, fields.timeout, `${pointer}/timeout`, scopes.before)
   const flow = (written: unknown, at: string) => readFlow(reading, written, at, names, place)
   const then = fields.then === undefined ? ({ _tag: "Continue" } as const) : flow(fields.then, `${pointer}/then`)
   const body = readTaskBody(kind, {
@@ -166,7 +185,11 @@ export const readTaskList = (
     const taskAt = `${at}/${pointerSegment(name)}`
     const earlier = names.indexOf(name)
     if (earlier < index) {
-      keyIssueAt(reading, taskAt, `the name ${JSON.stringify(name)} is taken by task ${earlier} of this list; task names are unique within their list`)
+      keyIssueAt(
+        reading,
+        taskAt,
+        `the name ${JSON.stringify(name)} is taken by task ${earlier} of this list; task names are unique within their list`
+      )
       return []
     }
     if (directives.has(name)) {

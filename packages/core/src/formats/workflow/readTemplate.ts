@@ -1,8 +1,9 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: workflow expressions are written ${ … } inside plain strings
 import { describeValue } from "../document/describeValue.js"
 import { pointerSegment } from "../document/Place.js"
 import { isPartialExpression, wrappedCode } from "./Expression.js"
-import { readExpression } from "./readExpression.js"
 import { asRecord, issueAt, type Reading } from "./Reading.js"
+import { readExpression } from "./readExpression.js"
 import type { Scope } from "./Scope.js"
 import type { Template } from "./Template.js"
 
@@ -32,9 +33,7 @@ export const readTemplate = (reading: Reading, value: unknown, pointer: string, 
   }
   if (Array.isArray(value)) {
     const items = value.map((item, index) => readTemplate(reading, item, `${pointer}/${index}`, scope))
-    return items.every((item) => item._tag === "Literal")
-      ? { _tag: "Literal", value }
-      : { _tag: "List", items }
+    return items.every((item) => item._tag === "Literal") ? { _tag: "Literal", value } : { _tag: "List", items }
   }
   const record = asRecord(value)
   if (record === undefined) return { _tag: "Literal", value }

@@ -1,5 +1,5 @@
+import { placeOf, type Reading, readFields } from "./Reading.js"
 import { readDuration } from "./readDuration.js"
-import { placeOf, readFields, type Reading } from "./Reading.js"
 import type { Scope } from "./Scope.js"
 import type { Timeout } from "./TaskCommon.js"
 import type { Use } from "./Use.js"

@@ -7,8 +7,8 @@ import { type OutputShape, outputShapeSchemas, outputShapes } from "../document/
 import { readYaml } from "../document/readYaml.js"
 import { schemaIssues } from "../document/schemaIssues.js"
 import { maxValueDepth } from "../jsonSchema/valueDepth.js"
+import { asRecord, issueAt, placeOf, type Reading, readFields, readText } from "./Reading.js"
 import { readErrorObject } from "./readError.js"
-import { asRecord, issueAt, placeOf, readFields, readText, type Reading } from "./Reading.js"
 import { readRetryMapping } from "./readRetryPolicy.js"
 import { readSchedule } from "./readSchedule.js"
 import { readTaskList } from "./readTaskList.js"
@@ -37,7 +37,10 @@ const semanticVersion =
 
 const notSupported = "not supported by this runtime"
 
-const rootPlace = placeOf(["document", "input", "output", "use", "do", "timeout", "schedule", "evaluate"], ["document", "do"])
+const rootPlace = placeOf(
+  ["document", "input", "output", "use", "do", "timeout", "schedule", "evaluate"],
+  ["document", "do"]
+)
 const documentPlace = placeOf(
   ["dsl", "namespace", "name", "version", "title", "summary", "tags", "metadata"],
   ["dsl", "namespace", "name", "version"]
@@ -57,16 +60,28 @@ const schemaPlace = placeOf(["document", "format"], ["document"], {
 const readHeader = (reading: Reading, value: unknown) => {
   const header = (value === undefined ? undefined : readFields(reading, value, "/document", documentPlace)) ?? {}
   if (header.dsl !== undefined && !dslVersions.includes(header.dsl as string)) {
-    issueAt(reading, "/document/dsl", `document.dsl is one of ${dslVersions.join(", ")}, found ${describeValue(header.dsl)}`)
+    issueAt(
+      reading,
+      "/document/dsl",
+      `document.dsl is one of ${dslVersions.join(", ")}, found ${describeValue(header.dsl)}`
+    )
   }
   for (const key of ["namespace", "name"]) {
     const name = header[key]
     if (name !== undefined && (typeof name !== "string" || !dslName.test(name))) {
-      issueAt(reading, `/document/${key}`, `document.${key} is lowercase letters and digits, joined by single hyphens; found ${describeValue(name)}`)
+      issueAt(
+        reading,
+        `/document/${key}`,
+        `document.${key} is lowercase letters and digits, joined by single hyphens; found ${describeValue(name)}`
+      )
     }
   }
   if (header.version !== undefined && (typeof header.version !== "string" || !semanticVersion.test(header.version))) {
-    issueAt(reading, "/document/version", `document.version is a semantic version such as '2.1.0' (quoted), found ${describeValue(header.version)}`)
+    issueAt(
+      reading,
+      "/document/version",
+      `document.version is a semantic version such as '2.1.0' (quoted), found ${describeValue(header.version)}`
+    )
   }
   for (const key of ["title", "summary"]) {
     if (header[key] !== undefined) readText(reading, header[key], `/document/${key}`)
@@ -77,14 +92,25 @@ const readHeader = (reading: Reading, value: unknown) => {
     }
   }
   const text = (key: string) => (typeof header[key] === "string" ? (header[key] as string) : undefined)
-  return { dsl: text("dsl"), namespace: text("namespace"), name: text("name"), version: text("version"), title: text("title"), summary: text("summary") }
+  return {
+    dsl: text("dsl"),
+    namespace: text("namespace"),
+    name: text("name"),
+    version: text("version"),
+    title: text("title"),
+    summary: text("summary")
+  }
 }
 
 /** Reads an inline JSON Schema under `input.schema` or `output.schema` (§1.1), checked as function schemas are. */
 const readSchema = (reading: Reading, value: unknown, pointer: string): unknown => {
   const schema = readFields(reading, value, pointer, schemaPlace)
   if (schema?.format !== undefined && schema.format !== "json") {
-    issueAt(reading, `${pointer}/format`, `schemas are JSON Schema: write format: json or leave it out, found ${describeValue(schema.format)}`)
+    issueAt(
+      reading,
+      `${pointer}/format`,
+      `schemas are JSON Schema: write format: json or leave it out, found ${describeValue(schema.format)}`
+    )
   }
   if (schema?.document === undefined) return undefined
   const before = reading.issues.length
@@ -98,7 +124,8 @@ const checkUseSections = (reading: Reading, use: Readonly<Record<string, unknown
     const entries = use[section]
     if (entries === undefined) continue
     const record = asRecord(entries)
-    if (record === undefined) issueAt(reading, `/use/${section}`, `expected a mapping of names to entries, found ${describeValue(entries)}`)
+    if (record === undefined)
+      issueAt(reading, `/use/${section}`, `expected a mapping of names to entries, found ${describeValue(entries)}`)
   }
 }
 
@@ -107,15 +134,30 @@ const readDocument = (reading: Reading, root: Readonly<Record<string, unknown>>)
   const use = root.use === undefined ? undefined : readFields(reading, root.use, "/use", usePlace)
   if (use !== undefined) checkUseSections(reading, use)
   const named = makeUse(use)
-  const evaluate = root.evaluate === undefined ? {} : (readFields(reading, root.evaluate, "/evaluate", placeOf(["language", "mode"])) ?? {})
+  const evaluate =
+    root.evaluate === undefined
+      ? {}
+      : (readFields(reading, root.evaluate, "/evaluate", placeOf(["language", "mode"])) ?? {})
   if (evaluate.language !== undefined && evaluate.language !== "typescript") {
-    issueAt(reading, "/evaluate/language", `the only language is typescript; jq and others are not supported, found ${describeValue(evaluate.language)}`)
+    issueAt(
+      reading,
+      "/evaluate/language",
+      `the only language is typescript; jq and others are not supported, found ${describeValue(evaluate.language)}`
+    )
   }
   if (evaluate.mode !== undefined && evaluate.mode !== "strict") {
-    issueAt(reading, "/evaluate/mode", `the only mode is strict, so a failing expression fails; found ${describeValue(evaluate.mode)}`)
+    issueAt(
+      reading,
+      "/evaluate/mode",
+      `the only mode is strict, so a failing expression fails; found ${describeValue(evaluate.mode)}`
+    )
   }
-  const input = root.input === undefined ? {} : (readFields(reading, root.input, "/input", placeOf(["schema", "from"])) ?? {})
-  const output = root.output === undefined ? {} : (readFields(reading, root.output, "/output", placeOf(["as", "schema", "shape"])) ?? {})
+  const input =
+    root.input === undefined ? {} : (readFields(reading, root.input, "/input", placeOf(["schema", "from"])) ?? {})
+  const output =
+    root.output === undefined
+      ? {}
+      : (readFields(reading, root.output, "/output", placeOf(["as", "schema", "shape"])) ?? {})
   const inputSchema = input.schema === undefined ? undefined : readSchema(reading, input.schema, "/input/schema")
   const writtenSchema = output.schema === undefined ? undefined : readSchema(reading, output.schema, "/output/schema")
   const shape = output.shape
@@ -127,15 +169,20 @@ const readDocument = (reading: Reading, root: Readonly<Record<string, unknown>>)
   }
   const namedShape = outputShapes.includes(shape as OutputShape) ? (shape as OutputShape) : undefined
   const outputSchema = writtenSchema ?? (namedShape === undefined ? undefined : outputShapeSchemas[namedShape])
-  const inputFrom = input.from === undefined ? undefined : readTransform(reading, input.from, "/input/from", documentScope)
+  const inputFrom =
+    input.from === undefined ? undefined : readTransform(reading, input.from, "/input/from", documentScope)
   const outputAs = output.as === undefined ? undefined : readTransform(reading, output.as, "/output/as", documentScope)
-  const timeout = root.timeout === undefined ? undefined : readTimeout(reading, named, root.timeout, "/timeout", documentScope)
+  const timeout =
+    root.timeout === undefined ? undefined : readTimeout(reading, named, root.timeout, "/timeout", documentScope)
   const triggers = root.schedule === undefined ? [] : readSchedule(reading, root.schedule)
-  const tasks = root.do === undefined ? [] : readTaskList(reading, named, root.do, "/do", { added: [], inBranch: false })
+  const tasks =
+    root.do === undefined ? [] : readTaskList(reading, named, root.do, "/do", { added: [], inBranch: false })
   const own = taskScopes(["$error"])
   for (const entry of named.unused("errors")) readErrorObject(reading, entry.value, entry.pointer, own.body, entry.name)
-  for (const entry of named.unused("retries")) readRetryMapping(reading, entry.value, entry.pointer, own.body, entry.name)
-  for (const entry of named.unused("timeouts")) readTimeoutMapping(reading, entry.value, entry.pointer, own.before, entry.name)
+  for (const entry of named.unused("retries"))
+    readRetryMapping(reading, entry.value, entry.pointer, own.body, entry.name)
+  for (const entry of named.unused("timeouts"))
+    readTimeoutMapping(reading, entry.value, entry.pointer, own.before, entry.name)
   const { dsl, namespace, name, version, title, summary } = header
   if (dsl === undefined || namespace === undefined || name === undefined || version === undefined) return undefined
   const description = summary ?? title
@@ -171,7 +218,7 @@ export const readWorkflow = (
   const textIssue = checkText(source)
   if (textIssue !== undefined) return Either.left([textIssue])
   const tooDeepWords = `the document nests deeper than ${maxValueDepth} levels`
-  return Either.flatMap(
+  const read = Either.flatMap(
     readYaml(source, { start: 0, end: source.length, place: "value", maxDepth: maxValueDepth, tooDeep: tooDeepWords }),
     (yaml): Either.Either<WorkflowDocument, ReadonlyArray<SourceIssue>> => {
       if (yaml.tooDeep) return Either.left(yaml.issues.filter((issue) => issue.message === tooDeepWords))
@@ -187,13 +234,14 @@ export const readWorkflow = (
       }
       const root = yaml.empty ? undefined : asRecord(yaml.value)
       if (root === undefined) {
-        return Either.left([yaml.issueAt("", `a workflow document is a mapping with document and do, found ${describeValue(yaml.value)}`)])
+        return Either.left([
+          yaml.issueAt("", `a workflow document is a mapping with document and do, found ${describeValue(yaml.value)}`)
+        ])
       }
       readFields(reading, root, "", rootPlace)
       const document = readDocument(reading, root)
-      return reading.issues.length > 0 || document === undefined
-        ? Either.left(finishIssues(reading.issues))
-        : Either.right(document)
+      return reading.issues.length > 0 || document === undefined ? Either.left(reading.issues) : Either.right(document)
     }
   )
+  return Either.mapLeft(read, finishIssues)
 }
