@@ -4,14 +4,14 @@ import { mcpMount } from "@runledger/adapter-mcp"
 import { RunLedger } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import * as PostgresStore from "@runledger/store-postgres"
-import { Layer, ManagedRuntime } from "effect"
+import { ManagedRuntime } from "effect"
 import { readServerSettings } from "./serverSettings.js"
 
 /** The runnable RunLedger server: local mode on 127.0.0.1:4100 with the memory store unless told otherwise. */
 const main = async () => {
   const settings = readServerSettings(process.env)
   const store = settings.databaseUrl ? PostgresStore.layer({ url: settings.databaseUrl }) : MemoryStore.layer
-  const runtime = ManagedRuntime.make(Layer.merge(RunLedger.layer(settings.runtime), store))
+  const runtime = ManagedRuntime.make(RunLedger.onStore(store, settings.runtime))
   await runtime.runtime()
   const shutdown = new AbortController()
   const handler = toWebHandler(runtime, { mounts: [mcpMount(runtime, { shutdown: shutdown.signal })] })

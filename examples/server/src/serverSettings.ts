@@ -32,7 +32,8 @@ export const readServerSettings = (env: NodeJS.ProcessEnv): ServerSettings => {
   const file: SettingsFile = env.RUNLEDGER_SETTINGS ? (parse(readFileSync(env.RUNLEDGER_SETTINGS, "utf8")) ?? {}) : {}
   const host = env.HOST ?? "127.0.0.1"
   const port = Number(env.PORT ?? 4100)
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, not ${env.PORT}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`PORT must be a port number, not ${env.PORT}`)
   const localMode = file.local_mode ?? true
   if (localMode && !isLoopback(host) && host !== "localhost")
     throw new Error(`Local mode trusts every request, so it listens only on a loopback address, not ${host}.`)

@@ -1,7 +1,7 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
 import type { WebHandler } from "@runledger/core"
-import { Effect, Either, Function, Option, Stream } from "effect"
+import { Effect, Either, identity, Option, Stream } from "effect"
 
 /** A Host header that names a host and port only, so it cannot shift the path of the URL built from it. */
 const plainHost = /^[A-Za-z0-9.\-[\]:]+$/
@@ -40,7 +40,7 @@ export const webHandlerApp = (handler: WebHandler, fallbackHost: () => string) =
     const runtime = yield* Effect.interruptible(Effect.runtime<never>())
     const withBody = request.method !== "GET" && request.method !== "HEAD"
     // Read without destroying the request when the handler stops early, which would reset the connection.
-    const body = NodeStream.fromReadable(() => incoming, Function.identity, { closeOnDone: false })
+    const body = NodeStream.fromReadable(() => incoming, identity, { closeOnDone: false })
     const web = Either.try(
       () =>
         new Request(url, {

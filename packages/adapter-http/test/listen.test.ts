@@ -1,10 +1,10 @@
 import { listen, toWebHandler } from "@runledger/adapter-http"
 import { RunLedger } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Layer, ManagedRuntime } from "effect"
+import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 
-const runtime = ManagedRuntime.make(Layer.merge(RunLedger.layer({}), MemoryStore.layer))
+const runtime = ManagedRuntime.make(RunLedger.onStore(MemoryStore.layer))
 let release: () => void = () => undefined
 const released = new Promise<void>((resolve) => {
   release = resolve

@@ -21,41 +21,61 @@ beforeAll(async () => {
 })
 afterAll(() => served.close())
 
-describe.each<ClientKind>(["v2 at 2026-07-28", "v2 at 2025-06-18", "v1"])("definitions and runs as tools, %s", (kind) => {
-  it("creates, runs, reads and lists through the tools, with summaries and structured content", async () => {
-    const client = await connectClient(kind, `${served.url}/mcp`)
-    const playbook = `pb-${kind.replaceAll(/[^a-z0-9]/g, "")}`
-    await client.callTool("create_playbook", { playbook, name: "Sums" })
-    const tools = (await client.listTools()).map((tool) => tool.name)
-    for (const name of ["create_definition", "run_definition", "get_run", "list_runs", "list_playbook_events", "get_event"])
-      expect(tools).toContain(name)
-    expect(tools).not.toContain("get_run_history")
-    const created = await client.callTool("create_definition", {
-      playbook,
-      type: "computation",
-      name: "sum-up",
-      source: sum,
-      diagram: "none"
+describe.each<ClientKind>(["v2 at 2026-07-28", "v2 at 2025-06-18", "v1"])(
+  "definitions and runs as tools, %s",
+  (kind) => {
+    it("creates, runs, reads and lists through the tools, with summaries and structured content", async () => {
+      const client = await connectClient(kind, `${served.url}/mcp`)
+      const playbook = `pb-${kind.replaceAll(/[^a-z0-9]/g, "")}`
+      await client.callTool("create_playbook", { playbook, name: "Sums" })
+      const tools = (await client.listTools()).map((tool) => tool.name)
+      for (const name of [
+        "create_definition",
+        "run_definition",
+        "get_run",
+        "list_runs",
+        "list_playbook_events",
+        "get_event"
+      ])
+        expect(tools).toContain(name)
+      expect(tools).not.toContain("get_run_history")
+      const created = await client.callTool("create_definition", {
+        playbook,
+        type: "computation",
+        name: "sum-up",
+        source: sum,
+        diagram: "none"
+      })
+      expect(created.isError).toBeFalsy()
+      expect(created.content[0].text).toBe(
+        "Created the computation function “sum-up”. What it does: Sums a list of numbers It has been saved but has not been run yet."
+      )
+      expect(created.structuredContent).toMatchObject({ name: "sum-up", version: 1 })
+      const run = await client.callTool("run_definition", {
+        playbook,
+        type: "computation",
+        name: "sum-up",
+        input: [1, 2, 3.5]
+      })
+      expect(run.structuredContent).toMatchObject({ status: "succeeded", output: 6.5 })
+      expect(run.content[0].text).toContain("finished. Its result: 6.5")
+      expect(JSON.parse(run.content[1].text)).toEqual(run.structuredContent)
+      const read = await client.callTool("get_run", { playbook, run_id: run.structuredContent.run_id })
+      expect(read.structuredContent.output).toBe(6.5)
+      const listed = await client.callTool("list_runs", { playbook })
+      expect(listed.structuredContent.runs).toHaveLength(1)
+      const events = await client.callTool("list_playbook_events", { playbook, run_id: run.structuredContent.run_id })
+      expect(events.structuredContent.events.map((event: any) => event.type)).toEqual(["run_succeeded", "run_started"])
+      const refused = await client.callTool("run_definition", {
+        playbook,
+        type: "computation",
+        name: "sum-up",
+        input: ["x"]
+      })
+      expect(refused.isError).toBe(true)
+      expect(problemOf(refused)).toMatchObject({ reason: "invalid_input", kind: "input_schema" })
+      expect(problemOf(refused).errors[0].pointer).toBe("/input/0")
+      await client.close()
     })
-    expect(created.isError).toBeFalsy()
-    expect(created.content[0].text).toBe(
-      "Created the computation function “sum-up”. What it does: Sums a list of numbers It has been saved but has not been run yet."
-    )
-    expect(created.structuredContent).toMatchObject({ name: "sum-up", version: 1 })
-    const run = await client.callTool("run_definition", { playbook, type: "computation", name: "sum-up", input: [1, 2, 3.5] })
-    expect(run.structuredContent).toMatchObject({ status: "succeeded", output: 6.5 })
-    expect(run.content[0].text).toContain("finished. Its result: 6.5")
-    expect(JSON.parse(run.content[1].text)).toEqual(run.structuredContent)
-    const read = await client.callTool("get_run", { playbook, run_id: run.structuredContent.run_id })
-    expect(read.structuredContent.output).toBe(6.5)
-    const listed = await client.callTool("list_runs", { playbook })
-    expect(listed.structuredContent.runs).toHaveLength(1)
-    const events = await client.callTool("list_playbook_events", { playbook, run_id: run.structuredContent.run_id })
-    expect(events.structuredContent.events.map((event: any) => event.type)).toEqual(["run_succeeded", "run_started"])
-    const refused = await client.callTool("run_definition", { playbook, type: "computation", name: "sum-up", input: ["x"] })
-    expect(refused.isError).toBe(true)
-    expect(problemOf(refused)).toMatchObject({ reason: "invalid_input", kind: "input_schema" })
-    expect(problemOf(refused).errors[0].pointer).toBe("/input/0")
-    await client.close()
-  })
-})
+  }
+)

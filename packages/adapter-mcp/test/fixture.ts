@@ -3,7 +3,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { type ApiKeyConfig, RunLedger, type RunLedgerRuntime, type RuntimeSettings } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Layer, ManagedRuntime } from "effect"
+import { ManagedRuntime } from "effect"
 import { type McpOptions, toWebHandler } from "../src/index.js"
 import { type Served, serve } from "./serve.js"
 
@@ -25,7 +25,7 @@ export const readOnlyKey: ApiKeyConfig = {
 
 /** A runtime on the memory store, composed as an embedder composes one. */
 export const makeRuntime = (settings: Partial<RuntimeSettings> = {}): RunLedgerRuntime =>
-  ManagedRuntime.make(Layer.merge(RunLedger.layer(settings), MemoryStore.layer))
+  ManagedRuntime.make(RunLedger.onStore(MemoryStore.layer, settings))
 
 /** A runtime and its MCP handler served on 127.0.0.1. */
 export interface Harness extends Served {

@@ -1,5 +1,3 @@
-import { Host } from "@runledger/core"
-import { Fiber } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ClientKind, connectClient, type Harness, harness, problemOf } from "./fixture.js"
 
@@ -20,16 +18,10 @@ Which of the three drafts of {{ input.title }} should go out?
 `
 
 let served: Harness
-let host: Fiber.RuntimeFiber<never, unknown>
 beforeAll(async () => {
   served = await harness()
-  // The shared harness composes the core without its host (RunLedger.onStore adds it): run it here.
-  host = served.runtime.runFork(Host.runHost)
 })
-afterAll(async () => {
-  await served.runtime.runPromise(Fiber.interrupt(host))
-  await served.close()
-})
+afterAll(() => served.close())
 
 describe.each<ClientKind>(["v2 at 2026-07-28", "v1"])(
   "list_interactions and answer_interaction as tools, %s",

@@ -11,13 +11,18 @@ const sources = (folder: string): Array<string> =>
     return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : []
   })
 
-/** The modules a source file imports. */
-const importsOf = (path: string): Array<string> =>
-  [...readFileSync(path, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((match) => match[1])
+/** The modules a source file imports: static imports and re-exports at the start of a statement, and `import("…")`. */
+const importsOf = (path: string): Array<string> => {
+  const text = readFileSync(path, "utf8")
+  const statements = [...text.matchAll(/^\s*(?:import|export)\b[^;"]*?\bfrom\s*"([^"]+)"/gm)]
+  const bare = [...text.matchAll(/^\s*import\s*"([^"]+)"/gm)]
+  const dynamic = [...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)]
+  return [...statements, ...bare, ...dynamic].map((match) => match[1])
+}
 
 /** What each package may import besides relative paths and node builtins. */
 const allowed: Record<string, RegExp> = {
-  core: /^(effect|yaml|ajv|ajv-formats|liquidjs|typescript|ts-blank-space|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|vitest)(\/|$)/,
+  core: /^(effect|yaml|ajv|ajv-formats|liquidjs|croner|typescript|ts-blank-space|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|vitest)(\/|$)/,
   "store-memory": /^(effect|@runledger\/core)(\/|$)/,
   "store-postgres": /^(effect|@effect\/(sql|sql-pg|platform|experimental)|@runledger\/core|pg|vitest)(\/|$)/,
   "adapter-http": /^(effect|@effect\/(platform|platform-node)|@runledger\/core)(\/|$)/,

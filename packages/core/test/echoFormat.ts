@@ -10,7 +10,7 @@ export const echoFormat = (type: DefinitionFormat["type"], finishesLater = false
   type,
   read: (source) => {
     const lines = source.split("\n")
-    const broken = lines.findIndex((line) => line === "BROKEN")
+    const broken = lines.indexOf("BROKEN")
     if (broken >= 0)
       return Either.left([{ line: broken + 1, column: 1, pointer: "/body", message: "this line is broken" }])
     return Either.right({

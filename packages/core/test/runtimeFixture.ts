@@ -11,7 +11,7 @@ import {
   type RuntimeSettings
 } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Effect, type Either, Layer, ManagedRuntime } from "effect"
+import { Effect, type Either, type Layer, ManagedRuntime } from "effect"
 import { echoFormats } from "./echoFormat.js"
 
 /** Keys every core test may use: a full key, a read-only key and a key limited to two playbooks. */
@@ -36,7 +36,7 @@ export const testKeys: ReadonlyArray<ApiKeyConfig> = [
 /** A runtime on the memory store with the test keys, and helpers to call operations as a key. */
 export const makeRuntime = (settings: Partial<RuntimeSettings> = {}, formats: Layer.Layer<Formats> = echoFormats) => {
   const runtime = ManagedRuntime.make(
-    Layer.merge(RunLedger.layer({ localMode: false, apiKeys: testKeys, ...settings }, formats), MemoryStore.layer)
+    RunLedger.onStore(MemoryStore.layer, { localMode: false, apiKeys: testKeys, ...settings }, formats)
   )
   const callerOf = (key: string): Promise<Caller> =>
     runtime.runPromise(Effect.flatMap(Authenticator, (auth) => auth.authenticate({ bearer: key, loopback: true })))

@@ -17,6 +17,7 @@ import {
 import { Effect, Layer, Option, PubSub, Stream } from "effect"
 import { type DocTable, docTableKey } from "./DocTable.js"
 import { matchesFilter } from "./matchesFilter.js"
+import { placeFact } from "./placeFact.js"
 
 /** Everything the memory store holds: facts in global order, streams, ids, and the views' documents. */
 interface MemoryState {
@@ -29,11 +30,12 @@ interface MemoryState {
 /**
  * The ledger and the views in memory: the embedded default. An append checks every stream's version, places
  * the facts and folds them into the views in one synchronous step, so it is atomic and global order is commit order.
+ * The wake-ups end with the layer's scope, so a held subscription is answered when the runtime stops.
  */
-export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwrapEffect(
+export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwrapScoped(
   Effect.gen(function* () {
     const projections = yield* Projections
-    const pubsub = yield* PubSub.unbounded<LedgerWakeup>()
+    const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<LedgerWakeup>(), PubSub.shutdown)
     const state: MemoryState = { facts: [], streams: new Map(), byId: new Map(), views: new Map() }
 
     const fold = (table: DocTable, facts: ReadonlyArray<Fact>): void => {
@@ -49,49 +51,46 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
         )
     }
 
+    /** The conflict of the first append at the wrong version or with a fact id already taken (or repeated). */
+    const refusal = (appends: ReadonlyArray<StreamAppend>): VersionConflict | undefined => {
+      const conflict = ({ stream, expected }: StreamAppend) =>
+        new VersionConflict({ stream, expected, actual: state.streams.get(stream)?.length ?? 0 })
+      for (const append of appends)
+        if (append.expected !== "any" && append.expected !== (state.streams.get(append.stream)?.length ?? 0))
+          return conflict(append)
+      const ids = new Set<string>()
+      for (const append of appends)
+        for (const { id } of append.facts) {
+          if (state.byId.has(id) || ids.has(id)) return conflict(append)
+          ids.add(id)
+        }
+      return undefined
+    }
+
     const append = (appends: ReadonlyArray<StreamAppend>) =>
       Effect.suspend(() => {
-        for (const { stream, expected } of appends) {
-          const actual = state.streams.get(stream)?.length ?? 0
-          if (expected !== "any" && expected !== actual)
-            return Effect.fail(new VersionConflict({ stream, expected, actual }))
-        }
-        const ids = new Set<string>()
-        for (const { stream, expected, facts } of appends)
-          for (const fact of facts) {
-            if (state.byId.has(fact.id) || ids.has(fact.id))
-              return Effect.fail(
-                new VersionConflict({ stream, expected, actual: state.streams.get(stream)?.length ?? 0 })
-              )
-            ids.add(fact.id)
-          }
-        const placed: Array<Fact> = []
+        const conflict = refusal(appends)
+        if (conflict !== undefined) return Effect.fail(conflict)
+        const first = state.facts.length
         const versions = new Map<string, number>()
         for (const { stream, facts } of appends) {
-          const existing = state.streams.get(stream) ?? []
-          for (const fact of facts) {
-            const full: Fact = {
-              ...fact,
-              metadata: {
-                ...fact.metadata,
-                stream,
-                position: existing.length + 1,
-                global_position: state.facts.length + placed.length + 1
-              }
-            }
-            existing.push(full)
-            placed.push(full)
+          let placed = state.streams.get(stream)
+          if (placed === undefined) {
+            placed = []
+            state.streams.set(stream, placed)
           }
-          state.streams.set(stream, existing)
-          versions.set(stream, existing.length)
+          for (const fact of facts) {
+            const full = placeFact(fact, stream, placed.length + 1, state.facts.length + 1)
+            placed.push(full)
+            state.facts.push(full)
+            state.byId.set(full.id, full)
+          }
+          versions.set(stream, placed.length)
         }
-        for (const fact of placed) {
-          state.facts.push(fact)
-          state.byId.set(fact.id, fact)
-        }
-        fold(state.views, placed)
-        const result: AppendResult = { versions, facts: placed }
-        return Effect.as(PubSub.publish(pubsub, { streams: appends.map((entry) => entry.stream) }), result)
+        const facts = state.facts.slice(first)
+        fold(state.views, facts)
+        pubsub.unsafeOffer({ streams: appends.map((entry) => entry.stream) })
+        return Effect.succeed<AppendResult>({ versions, facts })
       })
 
     const readAll = (read: GlobalRead) =>

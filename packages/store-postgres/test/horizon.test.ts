@@ -1,10 +1,10 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Ledger, type PositionedFact } from "@runledger/core"
 import { layer } from "@runledger/store-postgres"
+import { postgresSuite } from "@runledger/store-postgres/testing"
 import { Deferred, Effect, Fiber, Layer, ManagedRuntime, Redacted } from "effect"
 import { afterAll, expect, it } from "vitest"
 import { newFact, testPrefix } from "./facts.js"
-import { postgresSuite } from "@runledger/store-postgres/testing"
 
 postgresSuite("the visibility horizon", "alone", ({ url, schema }) => {
   const runtime = ManagedRuntime.make(

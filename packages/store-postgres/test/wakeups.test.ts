@@ -1,9 +1,9 @@
 import { Ledger } from "@runledger/core"
 import { layer } from "@runledger/store-postgres"
+import { postgresSuite } from "@runledger/store-postgres/testing"
 import { Chunk, Context, Effect, Fiber, Layer, Stream } from "effect"
 import { expect, it } from "vitest"
 import { newFact, testPrefix } from "./facts.js"
-import { postgresSuite } from "@runledger/store-postgres/testing"
 
 postgresSuite("wake-ups across instances", "alongside", ({ url, schema }) => {
   it("wakes many subscribers of one instance after an append on another, and each instance's own once", () =>

@@ -1,5 +1,3 @@
-import { Host } from "@runledger/core"
-import { Fiber } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
@@ -34,16 +32,10 @@ const ended = async (server: AcceptanceServer, base: string, runId: string) => {
 
 onEveryStore("interaction functions", (store) => {
   let server: AcceptanceServer
-  let host: Fiber.RuntimeFiber<never, unknown>
   beforeAll(async () => {
     server = await startAcceptanceServer(store())
-    // The shared acceptance server composes the core without its host (RunLedger.onStore adds it): run it here.
-    host = server.runtime.runFork(Host.runHost)
   }, 60_000)
-  afterAll(async () => {
-    await server.runtime.runPromise(Fiber.interrupt(host))
-    await server?.close()
-  })
+  afterAll(() => server?.close())
 
   const playbook = async () => {
     const id = `p${crypto.randomUUID().slice(0, 8)}`

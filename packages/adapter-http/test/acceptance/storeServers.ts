@@ -3,7 +3,7 @@ import { Ledger, RunLedger, type RuntimeSettings } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import * as PostgresStore from "@runledger/store-postgres"
 import { postgresSuite } from "@runledger/store-postgres/testing"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import { describe } from "vitest"
 
 /** The store an acceptance server runs on. */
@@ -15,7 +15,7 @@ export type AcceptanceStore =
 export const startAcceptanceServer = async (store: AcceptanceStore, settings: Partial<RuntimeSettings> = {}) => {
   const storeLayer =
     store.kind === "memory" ? MemoryStore.layer : PostgresStore.layer({ url: store.url, schema: store.schema })
-  const runtime = ManagedRuntime.make(Layer.merge(RunLedger.layer(settings), storeLayer))
+  const runtime = ManagedRuntime.make(RunLedger.onStore(storeLayer, settings))
   const server = await listen(toWebHandler(runtime), { port: 0 })
   return {
     runtime,

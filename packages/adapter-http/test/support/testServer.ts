@@ -1,11 +1,11 @@
 import { type HttpHandlerOptions, listen, toWebHandler } from "@runledger/adapter-http"
 import { Ledger, RunLedger, type RuntimeSettings } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 
 /** A runtime on the memory store, its HTTP handler, and the handler served over real HTTP on 127.0.0.1. */
 export const startServer = async (settings: Partial<RuntimeSettings> = {}, options: HttpHandlerOptions = {}) => {
-  const runtime = ManagedRuntime.make(Layer.merge(RunLedger.layer(settings), MemoryStore.layer))
+  const runtime = ManagedRuntime.make(RunLedger.onStore(MemoryStore.layer, settings))
   const handler = toWebHandler(runtime, options)
   const server = await listen(handler, { port: 0 })
   return {

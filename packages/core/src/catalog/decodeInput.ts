@@ -21,7 +21,9 @@ const supersedes = (
 ): boolean =>
   otherIndex !== index &&
   (other.pointer.startsWith(`${issue.pointer}/`) ||
-    (other.pointer === issue.pointer && /Expected undefined, actual/.test(issue.detail) && !/Expected undefined, actual/.test(other.detail)))
+    (other.pointer === issue.pointer &&
+      /Expected undefined, actual/.test(issue.detail) &&
+      !/Expected undefined, actual/.test(other.detail)))
 
 /** The words of one issue, with the field it is about first. */
 const wordsOf = (issue: ParseResult.ArrayFormatterIssue): string => {

@@ -47,7 +47,9 @@ export const ledgerConformance = (
           const ledger = yield* Ledger
           const base = prefix()
           for (let index = 0; index < 95; index++)
-            yield* ledger.append([{ stream: `${base}single-${index % 7}`, expected: "any", facts: [fact("single", { index })] }])
+            yield* ledger.append([
+              { stream: `${base}single-${index % 7}`, expected: "any", facts: [fact("single", { index })] }
+            ])
           yield* ledger.append([
             {
               stream: `${base}batch`,

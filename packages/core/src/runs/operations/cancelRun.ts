@@ -15,9 +15,8 @@ const endsWithinItsRequest = (run: RunState): boolean => !run.finishes_later
 /** A cancel's reason: 1 to 1,024 characters with no control character. */
 const CancelReason = Schema.String.pipe(
   Schema.filter(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
     (reason) =>
-      (reason.length >= 1 && reason.length <= 1024 && !/[\u0000-\u001f\u007f-\u009f]/.test(reason)) ||
+      (reason.length >= 1 && reason.length <= 1024 && !/\p{Cc}/u.test(reason)) ||
       "must be 1 to 1,024 characters with no control character",
     { jsonSchema: { minLength: 1, maxLength: 1024 } }
   ),
