@@ -27,6 +27,24 @@ interface MemoryState {
   views: DocTable
 }
 
+/** An append's conflict, with the version its stream is at. */
+const conflictOf = (state: MemoryState, { stream, expected }: StreamAppend): VersionConflict =>
+  new VersionConflict({ stream, expected, actual: state.streams.get(stream)?.length ?? 0 })
+
+/** The conflict of the first append at the wrong version or with a fact id already taken (or repeated). */
+const refusal = (state: MemoryState, appends: ReadonlyArray<StreamAppend>): VersionConflict | undefined => {
+  for (const append of appends)
+    if (append.expected !== "any" && append.expected !== (state.streams.get(append.stream)?.length ?? 0))
+      return conflictOf(state, append)
+  const ids = appends.length === 1 && appends[0].facts.length === 1 ? undefined : new Set<string>()
+  for (const append of appends)
+    for (const { id } of append.facts) {
+      if (state.byId.has(id) || ids?.has(id)) return conflictOf(state, append)
+      ids?.add(id)
+    }
+  return undefined
+}
+
 /**
  * The ledger and the views in memory: the embedded default. An append checks every stream's version, places
  * the facts and folds them into the views in one synchronous step, so it is atomic and global order is commit order.
@@ -38,38 +56,25 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
     const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<LedgerWakeup>(), PubSub.shutdown)
     const state: MemoryState = { facts: [], streams: new Map(), byId: new Map(), views: new Map() }
 
+    const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
+
     const fold = (table: DocTable, facts: ReadonlyArray<Fact>): void => {
       for (const fact of facts)
-        projectFact(
-          projections,
-          fact,
-          (key) => table.get(docTableKey(key)),
-          (key: ViewKey, doc: ViewDoc | undefined) => {
-            if (doc === undefined) table.delete(docTableKey(key))
-            else table.set(docTableKey(key), doc)
-          }
-        )
-    }
-
-    /** The conflict of the first append at the wrong version or with a fact id already taken (or repeated). */
-    const refusal = (appends: ReadonlyArray<StreamAppend>): VersionConflict | undefined => {
-      const conflict = ({ stream, expected }: StreamAppend) =>
-        new VersionConflict({ stream, expected, actual: state.streams.get(stream)?.length ?? 0 })
-      for (const append of appends)
-        if (append.expected !== "any" && append.expected !== (state.streams.get(append.stream)?.length ?? 0))
-          return conflict(append)
-      const ids = new Set<string>()
-      for (const append of appends)
-        for (const { id } of append.facts) {
-          if (state.byId.has(id) || ids.has(id)) return conflict(append)
-          ids.add(id)
-        }
-      return undefined
+        if (projectedTypes.has(fact.type))
+          projectFact(
+            projections,
+            fact,
+            (key) => table.get(docTableKey(key)),
+            (key: ViewKey, doc: ViewDoc | undefined) => {
+              if (doc === undefined) table.delete(docTableKey(key))
+              else table.set(docTableKey(key), doc)
+            }
+          )
     }
 
     const append = (appends: ReadonlyArray<StreamAppend>) =>
       Effect.suspend(() => {
-        const conflict = refusal(appends)
+        const conflict = refusal(state, appends)
         if (conflict !== undefined) return Effect.fail(conflict)
         const first = state.facts.length
         const versions = new Map<string, number>()

@@ -1,17 +1,19 @@
-import type { SqlError } from "@effect/sql/SqlError"
 import type { PgClient } from "@effect/sql-pg/PgClient"
 import { type LedgerWakeup, StoreUnavailable } from "@runledger/core"
 import { Data, Deferred, Effect, Option, PubSub, Ref, Schedule, Schema, type Scope, Stream } from "effect"
 
 /**
  * The ledger's wake-ups on PostgreSQL. An append NOTIFYs the store's channel inside its transaction (delivered at
- * commit) and wakes this instance's subscribers directly after the commit; one LISTEN connection per instance
- * carries other instances' appends to every subscriber through a PubSub.
+ * commit; the append's function calls `pg_notify` with the channel and payloads given here) and wakes this
+ * instance's subscribers directly after the commit; one LISTEN connection per instance carries other instances'
+ * appends to every subscriber through a PubSub.
  */
 export interface Wakeups {
   readonly subscribe: Stream.Stream<LedgerWakeup>
-  /** Queues the NOTIFY of an append; PostgreSQL sends it when the caller's transaction commits. */
-  readonly notify: (streams: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
+  /** The store's NOTIFY channel. */
+  readonly channel: string
+  /** The NOTIFY payloads of an append to these streams, each under PostgreSQL's size limit. */
+  readonly payloads: (streams: ReadonlyArray<string>) => ReadonlyArray<string>
   /** Wakes this instance's subscribers, after a commit. */
   readonly publish: (streams: ReadonlyArray<string>) => Effect.Effect<void>
 }
@@ -91,10 +93,8 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
 
     return {
       subscribe: Stream.fromPubSub(pubsub),
-      notify: (streams) =>
-        Effect.forEach(payloads(origin, streams), (payload) => sql`SELECT pg_notify(${channel}, ${payload})`, {
-          discard: true
-        }),
+      channel,
+      payloads: (streams) => payloads(origin, streams),
       publish: (streams) => Effect.asVoid(PubSub.publish(pubsub, { streams }))
     }
   })

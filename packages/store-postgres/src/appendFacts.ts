@@ -1,17 +1,11 @@
-import { SqlError } from "@effect/sql/SqlError"
+import type { SqlError } from "@effect/sql/SqlError"
 import type { PgClient } from "@effect/sql-pg/PgClient"
-import {
-  type AppendResult,
-  type Fact,
-  type NewFact,
-  type Projection,
-  type StoreUnavailable,
-  type StreamAppend,
-  VersionConflict
-} from "@runledger/core"
+import type { AppendResult, Projection, StoreUnavailable, StreamAppend, VersionConflict } from "@runledger/core"
 import { Effect } from "effect"
-import { LockNamespace, lockKeys } from "./advisoryLocks.js"
-import { projectFacts, viewKeysOf } from "./projectFacts.js"
+import { type DocRow, foldDocs, viewKeysOf } from "./projectFacts.js"
+import { placeFacts } from "./placeFacts.js"
+import { refusedAppend } from "./refusedAppend.js"
+import { callText, literal } from "./sqlLiterals.js"
 import type { Tables } from "./Tables.js"
 import { unavailable } from "./unavailable.js"
 import type { Wakeups } from "./Wakeups.js"
@@ -24,109 +18,115 @@ export interface AppendContext {
   readonly wakeups: Wakeups
 }
 
-/** A fact as written, placed in its stream, and the append it came with. */
-interface Placed {
-  readonly written: NewFact
-  readonly fact: Fact
-  readonly append: StreamAppend
+/** What `runledger_append` and `runledger_prepare` return (`docs` for the latter). */
+interface Prepared {
+  readonly versions: Readonly<Record<string, number>>
+  readonly global_positions: ReadonlyArray<number>
+  readonly docs?: ReadonlyArray<DocRow>
 }
 
-const isUniqueViolation = (error: unknown): error is SqlError =>
-  error instanceof SqlError && (error.cause as { code?: unknown } | undefined)?.code === "23505"
-
 /**
- * Appends in one transaction. Before its first write it takes advisory locks on its streams and then on the view
- * documents its facts change, so appends to one stream or one document run one after the other and get
- * transaction ids (the first half of the global order) in that order. It reads the streams' versions, refuses a
- * mismatch, inserts the facts (a fact id the ledger holds is refused; the unique `(stream, position)` constraint
- * backs the locks), folds them into the views, and queues the NOTIFY. Subscribers of this instance are woken
- * after the commit.
+ * Appends in one transaction through the functions `appendFunctions.ts` creates. Facts that no projection reads
+ * take one statement in autocommit (`runledger_append`: lock the streams, check their versions, insert, NOTIFY).
+ * Facts that change view documents take two round trips on one connection: `BEGIN` with `runledger_prepare` (lock
+ * the streams, check, lock and read the documents, allocate the global positions), the fold here, then
+ * `runledger_write` (insert, write the documents, NOTIFY) with `COMMIT`. Documents whose keys depend on where the
+ * facts landed and were not guessed before take one more round trip. Subscribers of this instance are woken after
+ * the commit.
  */
-export const appendFacts =
-  ({ sql, tables, projections, wakeups }: AppendContext) =>
-  (appends: ReadonlyArray<StreamAppend>): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> => {
-    const streams = [...new Set(appends.map((entry) => entry.stream))]
-    const lockName = (key: string) => JSON.stringify([tables.schema, key])
+export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext) => {
+  const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
+  const call = (name: string, args: ReadonlyArray<string>) => callText(tables.schema, name, args)
+  const lockNames = (keys: Iterable<string>) => literal.texts([...keys].map((key) => JSON.stringify([tables.schema, key])))
 
-    const transaction = Effect.gen(function* () {
-      yield* lockKeys(sql, LockNamespace.stream, streams.map(lockName))
-      const rows = yield* sql<{ stream: string; version: number }>`SELECT stream, max(position) AS version
-        FROM ${tables.facts} WHERE stream = ANY(${streams}::text[]) GROUP BY stream`
-      const actual = new Map(streams.map((stream) => [stream, 0]))
-      for (const row of rows) actual.set(row.stream, row.version)
-      const conflict = (append: StreamAppend) =>
-        new VersionConflict({
-          stream: append.stream,
-          expected: append.expected,
-          actual: actual.get(append.stream) ?? 0
+  return (appends: ReadonlyArray<StreamAppend>): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> => {
+    const streams = appends.map((entry) => entry.stream)
+    // A version that is not an integer is no stream's: -1 makes the check refuse it with the stream's version.
+    const check = [
+      lockNames(new Set(streams)),
+      literal.texts(streams),
+      literal.integers(
+        appends.map(({ expected }) => (expected === "any" ? null : Number.isSafeInteger(expected) ? expected : -1)),
+        "int"
+      )
+    ]
+    const newFacts = literal.json(
+      appends.flatMap(({ stream, facts }, append) =>
+        facts.map((fact) => ({
+          append,
+          stream,
+          id: fact.id,
+          type: fact.type,
+          data: fact.data,
+          metadata: fact.metadata
+        }))
+      )
+    )
+    const notify = [literal.text(wakeups.channel), literal.texts(wakeups.payloads(streams))]
+    const factCount = appends.reduce((count, { facts }) => count + facts.length, 0)
+
+    const alone: Effect.Effect<AppendResult, SqlError> = Effect.map(
+      sql.unsafe<{ result: Prepared }>(call("runledger_append", [...check, newFacts, ...notify])),
+      ([{ result }]) => placeFacts(appends, result.versions, result.global_positions)
+    )
+
+    const projecting: Effect.Effect<AppendResult, SqlError> = Effect.scoped(
+      Effect.gen(function* () {
+        const connection = yield* sql.reserve
+        /** Sends statements as text: one statement's rows, or each statement's rows for several. */
+        const send = <A>(text: string) => connection.executeUnprepared(text, [], undefined) as Effect.Effect<A, SqlError>
+        const transaction = Effect.gen(function* () {
+          // Keys guessed from the expected versions (0 for "any") and no global positions: they hold unless a
+          // projection keys documents by where a fact lands.
+          const guessed = viewKeysOf(
+            projections,
+            placeFacts(
+              appends,
+              Object.fromEntries(appends.map(({ stream, expected }) => [stream, expected === "any" ? 0 : expected])),
+              []
+            ).facts
+          )
+          const [, [{ result: prepared }]] = yield* send<[[], [{ result: Prepared }]]>(
+            `BEGIN; ${call("runledger_prepare", [
+              ...check,
+              lockNames(guessed.keys()),
+              literal.json([...guessed.values()]),
+              String(factCount)
+            ])}`
+          )
+          const placed = placeFacts(appends, prepared.versions, prepared.global_positions)
+          const missed = [...viewKeysOf(projections, placed.facts)].filter(([key]) => !guessed.has(key))
+          const more: ReadonlyArray<DocRow> =
+            missed.length === 0
+              ? []
+              : (yield* send<[{ result: ReadonlyArray<DocRow> }]>(
+                  call("runledger_lock_docs", [
+                    lockNames(missed.map(([key]) => key)),
+                    literal.json(missed.map(([, key]) => key))
+                  ])
+                ))[0].result
+          const changes = foldDocs(projections, placed.facts, [...(prepared.docs ?? []), ...more])
+          yield* send(
+            `${call("runledger_write", [
+              literal.json(prepared.versions),
+              newFacts,
+              literal.integers(prepared.global_positions, "bigint"),
+              literal.json(changes.upserts),
+              literal.json(changes.deletions),
+              ...notify
+            ])}; COMMIT`
+          )
+          return placed
         })
-      for (const append of appends)
-        if (append.expected !== "any" && append.expected !== actual.get(append.stream)) return yield* conflict(append)
-
-      const versions = new Map(actual)
-      const placed: Array<Placed> = []
-      for (const append of appends)
-        for (const fact of append.facts) {
-          const position = (versions.get(append.stream) ?? 0) + 1
-          versions.set(append.stream, position)
-          placed.push({
-            append,
-            written: fact,
-            fact: { ...fact, metadata: { ...fact.metadata, stream: append.stream, position, global_position: 0 } }
-          })
-        }
-      // The global positions are known only after the insert: the documents are locked from the facts without them
-      // (0), and any further document the placed facts change is locked after the insert.
-      const locked = new Set(
-        viewKeysOf(
-          projections,
-          placed.map((entry) => entry.fact)
-        ).keys()
-      )
-      yield* lockKeys(sql, LockNamespace.viewDoc, [...locked].map(lockName))
-
-      const inserted = yield* sql<{ id: string; global_position: string }>`INSERT INTO ${tables.facts}
-          (id, type, stream, position, data, metadata)
-        SELECT r->>'id', r->>'type', r->>'stream', (r->>'position')::integer, coalesce(r->'data', 'null'::jsonb),
-          r->'metadata'
-        FROM jsonb_array_elements(${JSON.stringify(
-          placed.map(({ written, fact }) => ({
-            id: written.id,
-            type: written.type,
-            stream: fact.metadata.stream,
-            position: fact.metadata.position,
-            data: written.data,
-            metadata: written.metadata
-          }))
-        )}::jsonb) WITH ORDINALITY AS rows(r, n)
-        ORDER BY n
-        ON CONFLICT (id) DO NOTHING
-        RETURNING id, global_position::text AS global_position`.pipe(
-        // Only a writer that bypassed the stream locks can break (stream, position).
-        Effect.catchIf(isUniqueViolation, () => Effect.fail(conflict(appends[0])))
-      )
-      const globalPositions = new Map(inserted.map((row) => [row.id, Number(row.global_position)]))
-      const ids = new Set<string>()
-      const taken = placed.find(({ fact }) => {
-        const refused = ids.has(fact.id) || !globalPositions.has(fact.id)
-        ids.add(fact.id)
-        return refused
+        return yield* transaction.pipe(Effect.onError(() => Effect.ignore(send<[]>("ROLLBACK"))))
       })
-      if (taken !== undefined) return yield* conflict(taken.append)
+    )
 
-      const facts = placed.map(({ fact }) => ({
-        ...fact,
-        metadata: { ...fact.metadata, global_position: globalPositions.get(fact.id) ?? 0 }
-      }))
-      const unlocked = [...viewKeysOf(projections, facts).keys()].filter((key) => !locked.has(key))
-      yield* lockKeys(sql, LockNamespace.viewDoc, unlocked.map(lockName))
-      yield* projectFacts(sql, tables, projections, facts)
-      yield* wakeups.notify(streams)
-      return { versions, facts } satisfies AppendResult
-    })
-
-    return sql.withTransaction(transaction).pipe(
-      Effect.tap(() => wakeups.publish(appends.map((entry) => entry.stream))),
+    const touchesViews = appends.some(({ facts }) => facts.some((fact) => projectedTypes.has(fact.type)))
+    return (touchesViews ? projecting : alone).pipe(
+      Effect.tap(() => wakeups.publish(streams)),
+      refusedAppend(appends),
       unavailable("appending facts")
     )
   }
+}

@@ -4,12 +4,13 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type { PgClient } from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { LockNamespace, lockKeys } from "./advisoryLocks.js"
+import { appendFunctions } from "./appendFunctions.js"
 import type { Tables } from "./Tables.js"
 
 /**
  * The store's migrations, in order. Text columns that are compared or sorted use `COLLATE "C"` so PostgreSQL
  * orders them as JavaScript compares strings; `tx` is the appending transaction's id, the first half of the
- * global order.
+ * global order. The second migration creates the append's server-side functions (`appendFunctions.ts`).
  */
 const migrations = (sql: PgClient, tables: Tables) =>
   Migrator.fromRecord({
@@ -39,6 +40,9 @@ const migrations = (sql: PgClient, tables: Tables) =>
         PRIMARY KEY (view, partition, id)
       )`
       yield* sql`CREATE INDEX runledger_views_sorted ON ${tables.views} (view, partition, sort, id)`
+    }),
+    "2_append_functions": Effect.forEach(appendFunctions(tables.schema), (statement) => sql.unsafe(statement), {
+      discard: true
     })
   })
 

@@ -19,7 +19,8 @@ export const viewKeysOf = (
   return keys
 }
 
-interface DocRow {
+/** A view document as `runledger_docs` returns it and `runledger_write_docs` takes it. */
+export interface DocRow {
   readonly view: string
   readonly partition: string
   readonly id: string
@@ -27,10 +28,43 @@ interface DocRow {
   readonly data: unknown
 }
 
+/** What a fold changed: the documents to upsert and the keys of those to delete. */
+export interface DocChanges {
+  readonly upserts: ReadonlyArray<DocRow>
+  readonly deletions: ReadonlyArray<ViewKey>
+}
+
+/** Folds facts in order through the projections over the documents read (absent ones start undefined). */
+export const foldDocs = (
+  projections: ReadonlyArray<Projection>,
+  facts: ReadonlyArray<Fact>,
+  rows: ReadonlyArray<DocRow>
+): DocChanges => {
+  const docs = new Map<string, ViewDoc | undefined>(
+    rows.map((row) => [viewDocKey(row), { id: row.id, sort: row.sort, data: row.data }])
+  )
+  const changed = new Map<string, { readonly key: ViewKey; readonly doc: ViewDoc | undefined }>()
+  for (const fact of facts)
+    projectFact(
+      projections,
+      fact,
+      (key) => docs.get(viewDocKey(key)),
+      (key, doc) => {
+        docs.set(viewDocKey(key), doc)
+        changed.set(viewDocKey(key), { key, doc })
+      }
+    )
+  const upserts: Array<DocRow> = []
+  const deletions: Array<ViewKey> = []
+  for (const { key, doc } of changed.values())
+    if (doc === undefined) deletions.push({ view: key.view, partition: key.partition, id: key.id })
+    else upserts.push({ view: key.view, partition: key.partition, id: key.id, sort: doc.sort, data: doc.data })
+  return { upserts, deletions }
+}
+
 /**
- * Folds facts through the projections inside the caller's transaction: selects the documents they touch
- * `FOR UPDATE` (which also holds off a rebuild), applies the facts in order to an in-memory copy, then upserts the
- * changed documents and deletes the removed ones.
+ * Folds facts through the projections inside the caller's transaction, for a rebuild (which holds the views
+ * `EXCLUSIVE`): reads the documents they touch, folds the facts, and writes the changed documents.
  */
 export const projectFacts = (
   sql: PgClient,
@@ -41,39 +75,9 @@ export const projectFacts = (
   Effect.gen(function* () {
     const keys = [...viewKeysOf(projections, facts).values()]
     if (keys.length === 0) return
-    const rows = yield* sql<DocRow>`SELECT v.view, v.partition, v.id, v.sort, v.data
-      FROM ${tables.views} AS v
-      JOIN jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) AS k(view text, partition text, id text)
-        ON v.view = k.view AND v.partition = k.partition AND v.id = k.id
-      FOR UPDATE OF v`
-    const docs = new Map<string, ViewDoc | undefined>(
-      rows.map((row) => [viewDocKey(row), { id: row.id, sort: row.sort, data: row.data }])
-    )
-    const changed = new Map<string, { readonly key: ViewKey; readonly doc: ViewDoc | undefined }>()
-    for (const fact of facts)
-      projectFact(
-        projections,
-        fact,
-        (key) => docs.get(viewDocKey(key)),
-        (key, doc) => {
-          docs.set(viewDocKey(key), doc)
-          changed.set(viewDocKey(key), { key, doc })
-        }
-      )
-    const upserts = [...changed.values()].flatMap(({ key, doc }) =>
-      doc === undefined
-        ? []
-        : [{ view: key.view, partition: key.partition, id: key.id, sort: doc.sort, data: doc.data }]
-    )
-    const deletions = [...changed.values()].flatMap(({ key, doc }) => (doc === undefined ? [key] : []))
-    if (upserts.length > 0)
-      yield* sql`INSERT INTO ${tables.views} (view, partition, id, sort, data)
-        SELECT d.view, d.partition, d.id, d.sort, coalesce(d.data, 'null'::jsonb)
-        FROM jsonb_to_recordset(${JSON.stringify(upserts)}::jsonb)
-          AS d(view text, partition text, id text, sort text, data jsonb)
-        ON CONFLICT (view, partition, id) DO UPDATE SET sort = excluded.sort, data = excluded.data`
-    if (deletions.length > 0)
-      yield* sql`DELETE FROM ${tables.views} AS v
-        USING jsonb_to_recordset(${JSON.stringify(deletions)}::jsonb) AS k(view text, partition text, id text)
-        WHERE v.view = k.view AND v.partition = k.partition AND v.id = k.id`
+    const [{ docs }] = yield* sql<{ docs: ReadonlyArray<DocRow> }>`SELECT ${sql(`${tables.schema}.runledger_docs`)}(
+      ${JSON.stringify(keys)}::jsonb) AS docs`
+    const { upserts, deletions } = foldDocs(projections, facts, docs)
+    yield* sql`SELECT ${sql(`${tables.schema}.runledger_write_docs`)}(${JSON.stringify(upserts)}::jsonb,
+      ${JSON.stringify(deletions)}::jsonb)`
   })

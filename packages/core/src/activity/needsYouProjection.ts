@@ -1,0 +1,71 @@
+import type { DefinitionType } from "../definitions/DefinitionType.js"
+import { type InteractionRequested, type RunDeferred, runEndingTypes } from "../interactions/interactionFacts.js"
+import { runAddressOf } from "../interactions/runAddress.js"
+import type { Projection } from "../ports/Views.js"
+import { type ActivityItem, itemOf } from "./ActivityRow.js"
+import { firstLine } from "./clip.js"
+import { listedDoc } from "./rowDoc.js"
+import { waitsOnOf } from "./waitsOn.js"
+
+/** The view of the org's requests that wait on an answer: partition the org, one row per run, by request time. */
+export const needsYouView = "activity_needs_you"
+
+/** The most bytes, as JSON, of an answer schema a row carries whole. */
+export const answerSchemaBound = 8_192
+
+/** The answer schema a row carries: the request's own where it is at most 8 KiB as JSON, else null. */
+const rowSchema = (schema: unknown): unknown =>
+  schema === undefined || schema === null || Buffer.byteLength(JSON.stringify(schema), "utf8") > answerSchemaBound
+    ? null
+    : schema
+
+/**
+ * Folds requests into `needs_you` rows: `interaction_requested` of a request that takes an answer opens one,
+ * `run_deferred` adds its message, answer schema and time; its answer or its run's end closes it.
+ */
+export const needsYouProjection: Projection = {
+  view: needsYouView,
+  types: ["interaction_requested", "run_deferred", "request_answered", ...runEndingTypes],
+  keys: (fact) => {
+    const address = runAddressOf(fact.metadata.stream)
+    return address === undefined
+      ? []
+      : [{ view: needsYouView, partition: address.org, id: `${address.playbook}/${address.runId}` }]
+  },
+  apply: (current, fact, key) => {
+    const [playbook, runId] = key.id.split("/")
+    if (fact.type === "interaction_requested") {
+      const data = fact.data as InteractionRequested
+      const definition = fact.metadata.definition
+      if (!data.takes_answer || definition === undefined) return undefined
+      return listedDoc(
+        itemOf({
+          kind: "needs_you",
+          address: key.id,
+          playbook,
+          at: fact.metadata.at,
+          definition: {
+            type: definition.type as DefinitionType,
+            name: definition.name,
+            version: definition.version ?? 1
+          },
+          run_id: runId,
+          message: "",
+          waits_on: waitsOnOf(data.to),
+          expires_at: data.expires_at
+        })
+      )
+    }
+    if (fact.type === "run_deferred" && current !== undefined) {
+      const { record } = fact.data as RunDeferred
+      const item = current.data as ActivityItem
+      return listedDoc({
+        ...item,
+        at: record.requested_at,
+        message: firstLine(record.message),
+        answer_schema: rowSchema(record.answer_schema)
+      })
+    }
+    return undefined
+  }
+}

@@ -1,0 +1,136 @@
+import { LockNamespace } from "./advisoryLocks.js"
+
+/** The SQLSTATE the append functions raise when an append is refused; the detail is `{"append": i, "actual": v}`. */
+export const refusedState = "RL409"
+
+/**
+ * The server-side functions of an append, created by a migration in the store's schema, so that an append is one
+ * statement (facts no projection reads) or two (facts that change view documents). Each function does one step:
+ *
+ * - `runledger_lock(namespace, keys)`: transaction-level advisory locks on the keys' hashes, in hash order.
+ * - `runledger_check_streams(...)`: locks the streams, reads their versions (`{stream: version}`), and raises
+ *   `RL409` for the first append not at its expected version (`NULL` for "any").
+ * - `runledger_allocate(n)`: `n` global positions from the identity's sequence, ascending, so the facts are
+ *   complete (and can be folded) before they are inserted.
+ * - `runledger_docs(keys)` reads view documents; `runledger_lock_docs(locks, keys)` first locks them (advisory,
+ *   in hash order) and holds off a rebuild (`ROW SHARE` on the views, which the rebuild's `EXCLUSIVE` waits for).
+ * - `runledger_write_docs(upserts, deletions)`: upserts and deletes view documents.
+ * - `runledger_write(...)`: inserts the facts at their positions (each stream's version, then one by one) and
+ *   allocated global positions, raises `RL409` for the first fact not inserted (an id the ledger holds, or one
+ *   repeated), writes the documents, and queues the NOTIFY payloads.
+ * - `runledger_append(...)`: an append whose facts change no document: check, allocate, write.
+ * - `runledger_prepare(...)`: the first call of an append that changes documents: check, lock and read the
+ *   documents, allocate; the caller folds the facts and calls `runledger_write` with COMMIT.
+ *
+ * Locks come before any write, and nothing before them gives the transaction an id, so transactions that share a
+ * stream or a document get their ids in the order they commit.
+ */
+export const appendFunctions = (schema: string): ReadonlyArray<string> => {
+  const s = `"${schema}"`
+  return [
+    `CREATE FUNCTION ${s}.runledger_lock(namespace int4, lock_keys text[]) RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_advisory_xact_lock(namespace, hash)
+        FROM (SELECT DISTINCT hashtext(lock_key) AS hash FROM unnest(lock_keys) AS lock_key ORDER BY hash) AS locks;
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_check_streams(stream_locks text[], stream_names text[], expected_versions int[])
+    RETURNS jsonb LANGUAGE plpgsql AS $$
+    DECLARE
+      versions jsonb;
+      conflict record;
+    BEGIN
+      PERFORM ${s}.runledger_lock(${LockNamespace.stream}, stream_locks);
+      SELECT jsonb_object_agg(named.name, (SELECT coalesce(max(f.position), 0) FROM ${s}.runledger_facts AS f
+          WHERE f.stream = named.name))
+        INTO versions
+        FROM (SELECT DISTINCT name FROM unnest(stream_names) AS name) AS named;
+      SELECT a.n - 1 AS append, (versions ->> a.name)::int AS actual INTO conflict
+        FROM unnest(stream_names, expected_versions) WITH ORDINALITY AS a(name, expected, n)
+        WHERE a.expected IS NOT NULL AND a.expected <> (versions ->> a.name)::int
+        ORDER BY a.n LIMIT 1;
+      IF FOUND THEN
+        RAISE EXCEPTION 'runledger: an append is not at its expected version' USING ERRCODE = '${refusedState}',
+          DETAIL = jsonb_build_object('append', conflict.append, 'actual', conflict.actual)::text;
+      END IF;
+      RETURN coalesce(versions, '{}'::jsonb);
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_allocate(how_many int) RETURNS bigint[] LANGUAGE sql AS $$
+      SELECT coalesce(array_agg(allocated.global_position ORDER BY allocated.global_position), '{}')
+      FROM (SELECT nextval('${s}.runledger_facts_global_position_seq') AS global_position
+        FROM generate_series(1, how_many)) AS allocated
+    $$`,
+    `CREATE FUNCTION ${s}.runledger_docs(doc_keys jsonb) RETURNS jsonb LANGUAGE sql AS $$
+      SELECT coalesce(jsonb_agg(jsonb_build_object('view', v.view, 'partition', v.partition, 'id', v.id, 'sort', v.sort,
+          'data', v.data)), '[]'::jsonb)
+      FROM ${s}.runledger_views AS v
+      JOIN jsonb_to_recordset(doc_keys) AS k(view text, partition text, id text)
+        ON v.view = k.view AND v.partition = k.partition AND v.id = k.id
+    $$`,
+    `CREATE FUNCTION ${s}.runledger_lock_docs(doc_locks text[], doc_keys jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM ${s}.runledger_lock(${LockNamespace.viewDoc}, doc_locks);
+      LOCK TABLE ${s}.runledger_views IN ROW SHARE MODE;
+      RETURN ${s}.runledger_docs(doc_keys);
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_write_docs(upserts jsonb, deletions jsonb) RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
+      IF jsonb_array_length(upserts) > 0 THEN
+        INSERT INTO ${s}.runledger_views (view, partition, id, sort, data)
+          SELECT d.view, d.partition, d.id, d.sort, coalesce(d.data, 'null'::jsonb)
+          FROM jsonb_to_recordset(upserts) AS d(view text, partition text, id text, sort text, data jsonb)
+          ON CONFLICT (view, partition, id) DO UPDATE SET sort = excluded.sort, data = excluded.data;
+      END IF;
+      IF jsonb_array_length(deletions) > 0 THEN
+        DELETE FROM ${s}.runledger_views AS v
+          USING jsonb_to_recordset(deletions) AS k(view text, partition text, id text)
+          WHERE v.view = k.view AND v.partition = k.partition AND v.id = k.id;
+      END IF;
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_write(versions jsonb, new_facts jsonb, global_positions bigint[], upserts jsonb,
+      deletions jsonb, channel text, payloads text[]) RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+      refused record;
+    BEGIN
+      WITH placed AS (
+        SELECT t.n, t.r, t.r ->> 'stream' AS name, (t.r ->> 'append')::int AS append,
+          (versions ->> (t.r ->> 'stream'))::int + row_number() OVER (PARTITION BY t.r ->> 'stream' ORDER BY t.n) AS position_in_stream
+        FROM jsonb_array_elements(new_facts) WITH ORDINALITY AS t(r, n)
+      ), inserted AS (
+        INSERT INTO ${s}.runledger_facts (global_position, id, type, stream, position, data, metadata)
+          OVERRIDING SYSTEM VALUE
+          SELECT global_positions[p.n::int], p.r ->> 'id', p.r ->> 'type', p.name, p.position_in_stream,
+            coalesce(p.r -> 'data', 'null'::jsonb), p.r -> 'metadata'
+          FROM placed AS p
+          ON CONFLICT DO NOTHING
+          RETURNING stream, position
+      )
+      SELECT p.append, p.name INTO refused
+        FROM placed AS p LEFT JOIN inserted AS i ON i.stream = p.name AND i.position = p.position_in_stream
+        WHERE i.stream IS NULL ORDER BY p.n LIMIT 1;
+      IF FOUND THEN
+        RAISE EXCEPTION 'runledger: a fact id is already in the ledger' USING ERRCODE = '${refusedState}',
+          DETAIL = jsonb_build_object('append', refused.append, 'actual', (versions ->> refused.name)::int)::text;
+      END IF;
+      PERFORM ${s}.runledger_write_docs(upserts, deletions);
+      PERFORM pg_notify(channel, payload) FROM unnest(payloads) AS payload;
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_append(stream_locks text[], stream_names text[], expected_versions int[],
+      new_facts jsonb, channel text, payloads text[]) RETURNS jsonb LANGUAGE plpgsql AS $$
+    DECLARE
+      versions jsonb := ${s}.runledger_check_streams(stream_locks, stream_names, expected_versions);
+      global_positions bigint[] := ${s}.runledger_allocate(jsonb_array_length(new_facts));
+    BEGIN
+      PERFORM ${s}.runledger_write(versions, new_facts, global_positions, '[]', '[]', channel, payloads);
+      RETURN jsonb_build_object('versions', versions, 'global_positions', to_jsonb(global_positions));
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_prepare(stream_locks text[], stream_names text[], expected_versions int[],
+      doc_locks text[], doc_keys jsonb, how_many int) RETURNS jsonb LANGUAGE plpgsql AS $$
+    DECLARE
+      versions jsonb := ${s}.runledger_check_streams(stream_locks, stream_names, expected_versions);
+      docs jsonb := ${s}.runledger_lock_docs(doc_locks, doc_keys);
+    BEGIN
+      RETURN jsonb_build_object('versions', versions, 'docs', docs,
+        'global_positions', to_jsonb(${s}.runledger_allocate(how_many)));
+    END $$`
+  ]
+}
