@@ -4,7 +4,7 @@
  * COMMIT included. Read before and after a timed run, the difference is what that run sent.
  */
 export const installStatementCounter = async (): Promise<() => number> => {
-  // Through a variable: `pg` comes with @effect/sql-pg and has no type declarations here.
+  // Through a variable: `pg` (the driver @effect/sql-pg uses) has no type declarations here.
   const specifier = "pg"
   const pg = ((await import(specifier)) as { default: PgModule }).default
   const original = pg.Client.prototype.query

@@ -1,4 +1,8 @@
 /** @runledger/core: the domain, the ports, the operation catalog, the ledger and the engines, in Effect. */
+export * from "./activity/ActivityRow.js"
+export * from "./activity/ActivityStanding.js"
+export * from "./activity/activityFacts.js"
+export * from "./activity/activityProjections.js"
 export * from "./analytics/PlaybookAnalytics.js"
 export * from "./analytics/RunTally.js"
 export * from "./analytics/runTallyProjection.js"

@@ -15,7 +15,8 @@ export const LockNamespace = {
 /**
  * Takes transaction-level advisory locks on keys (hashed to 32 bits) in the order of their hashes, so every
  * transaction locks in the same order and none deadlocks on them. Advisory locks give the transaction no id, so
- * taking them before the first write keeps transaction ids in the order the locks were granted.
+ * taking them before the first write keeps transaction ids in the order the locks were granted. The migrations
+ * lock with it; an append locks the same way on the server, in `runledger_lock` (`appendFunctions.ts`).
  */
 export const lockKeys = (
   sql: PgClient,

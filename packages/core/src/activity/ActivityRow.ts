@@ -39,12 +39,14 @@ const itemFields = {
   about: Schema.NullOr(Schema.String)
 }
 
-/** One row of list_activity, every field of the seed's row table. */
+const { kind, address, ...described } = itemFields
+
+/** One row of list_activity, every field of the seed's row table, in its order. */
 export const ActivityRow = Schema.Struct({
-  kind: itemFields.kind,
-  address: itemFields.address,
+  kind,
+  address,
   cursor: Schema.String,
-  ...itemFields,
+  ...described,
   seen: Schema.NullOr(Schema.Boolean)
 }).annotations({ identifier: "ActivityRow" })
 export type ActivityRow = typeof ActivityRow.Type

@@ -31,7 +31,7 @@ const standingOf = (doc: ViewDoc | undefined): Standing | undefined =>
 /** The broken row of a definition's failing run at a version. */
 const brokenRow = (key: string, fact: Fact, version: number): ActivityItem => {
   const [playbook, type, name] = key.split("/")
-  const rejected = fact.type === "run_rejected" ? (fact.data as RunRejected) : undefined
+  const rejected = fact.type === "run_rejected" ? ((fact.data as Partial<RunRejected> | null) ?? {}) : undefined
   return itemOf({
     kind: "broken",
     address: key,
@@ -39,7 +39,7 @@ const brokenRow = (key: string, fact: Fact, version: number): ActivityItem => {
     at: fact.metadata.at,
     definition: { type: type as DefinitionType, name, version },
     run_id: fact.metadata.run_id ?? null,
-    detail: rejected?.detail ? clip(rejected.detail) : null,
+    detail: typeof rejected?.detail === "string" && rejected.detail !== "" ? clip(rejected.detail) : null,
     status: rejected === undefined ? "failed" : "rejected"
   })
 }
@@ -52,7 +52,15 @@ const brokenRow = (key: string, fact: Fact, version: number): ActivityItem => {
  */
 export const brokenProjection: Projection = {
   view: brokenView,
-  types: ["definition_created", "definition_updated", "definition_retired", "definition_restored", "run_succeeded", "run_rejected", "run_failed"],
+  types: [
+    "definition_created",
+    "definition_updated",
+    "definition_retired",
+    "definition_restored",
+    "run_succeeded",
+    "run_rejected",
+    "run_failed"
+  ],
   keys: (fact) => {
     const [root, org, playbook, what, type, name] = fact.metadata.stream.split("/")
     if (root !== "playbook") return []
@@ -66,7 +74,10 @@ export const brokenProjection: Projection = {
     switch (fact.type) {
       case "definition_created":
       case "definition_updated":
-        return heldDoc(key.id, { version: (fact.data as DefinitionVersionData).version, retired: false })
+        return heldDoc(key.id, {
+          version: (fact.data as Partial<DefinitionVersionData> | null)?.version ?? 1,
+          retired: false
+        })
       case "definition_retired":
         return standing && heldDoc(key.id, { ...standing, retired: true })
       case "definition_restored":
@@ -79,7 +90,8 @@ export const brokenProjection: Projection = {
         ? heldDoc(key.id, standing)
         : current
     if (version !== standing.version) return current
-    if (fact.type === "run_rejected" && notFailures.includes((fact.data as RunRejected).reason)) return current
+    if (fact.type === "run_rejected" && notFailures.includes(String((fact.data as RunRejected | null)?.reason)))
+      return current
     return listedDoc(brokenRow(key.id, fact, version))
   }
 }

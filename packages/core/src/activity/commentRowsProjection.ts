@@ -54,7 +54,8 @@ export const commentRowsProjection: Projection = {
     const item = current?.data as ActivityItem | undefined
     switch (fact.type) {
       case "comment_made": {
-        const made = fact.data as CommentMade
+        const made = fact.data as Partial<CommentMade> | null
+        if (typeof made?.address !== "string" || typeof made.text !== "string") return current
         const playbook = scopeOfStream(fact.metadata.stream)?.scope.kind === "playbook" ? key.id.split("/")[0] : null
         return listedDoc(
           itemOf({
@@ -64,7 +65,7 @@ export const commentRowsProjection: Projection = {
             at,
             by,
             seen_by: by,
-            by_name: made.by_name,
+            by_name: made.by_name ?? null,
             message: firstLine(made.text),
             about: made.address,
             ...namedByAddress(made.address, playbook)

@@ -19,7 +19,9 @@ export const fillStarters = (
       item.by !== null || item.run_id === null || item.playbook === null
         ? Effect.succeed(item)
         : Effect.map(
-            storeToRejection(views.get({ view: runsView, partition: runsPartition(org, item.playbook), id: item.run_id })),
+            storeToRejection(
+              views.get({ view: runsView, partition: runsPartition(org, item.playbook), id: item.run_id })
+            ),
             (found) =>
               Option.match(found, {
                 onNone: () => item,

@@ -20,24 +20,24 @@ const rowSchema = (schema: unknown): unknown =>
     : schema
 
 /**
- * Folds requests into `needs_you` rows: `interaction_requested` of a request that takes an answer opens one,
- * `run_deferred` adds its message, answer schema and time; its answer or its run's end closes it.
+ * Folds the requests of interaction runs into `needs_you` rows: `interaction_requested` of one that takes an
+ * answer opens a row, `run_deferred` adds its message, answer schema and time; its answer or its run's end closes it.
  */
 export const needsYouProjection: Projection = {
   view: needsYouView,
   types: ["interaction_requested", "run_deferred", "request_answered", ...runEndingTypes],
   keys: (fact) => {
     const address = runAddressOf(fact.metadata.stream)
-    return address === undefined
+    return address === undefined || fact.metadata.definition?.type !== "interaction"
       ? []
       : [{ view: needsYouView, partition: address.org, id: `${address.playbook}/${address.runId}` }]
   },
   apply: (current, fact, key) => {
     const [playbook, runId] = key.id.split("/")
     if (fact.type === "interaction_requested") {
-      const data = fact.data as InteractionRequested
+      const data = fact.data as Partial<InteractionRequested> | null
       const definition = fact.metadata.definition
-      if (!data.takes_answer || definition === undefined) return undefined
+      if (data?.takes_answer !== true || typeof data.to !== "string" || definition === undefined) return undefined
       return listedDoc(
         itemOf({
           kind: "needs_you",
@@ -52,12 +52,12 @@ export const needsYouProjection: Projection = {
           run_id: runId,
           message: "",
           waits_on: waitsOnOf(data.to),
-          expires_at: data.expires_at
+          expires_at: data.expires_at ?? null
         })
       )
     }
-    if (fact.type === "run_deferred" && current !== undefined) {
-      const { record } = fact.data as RunDeferred
+    const record = (fact.data as Partial<RunDeferred> | null)?.record
+    if (fact.type === "run_deferred" && current !== undefined && typeof record?.message === "string") {
       const item = current.data as ActivityItem
       return listedDoc({
         ...item,

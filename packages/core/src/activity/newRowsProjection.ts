@@ -40,7 +40,7 @@ export const newRowsProjection: Projection = {
     const [root, org, playbook, what, ...rest] = fact.metadata.stream.split("/")
     if (root !== "playbook") return []
     if (what === "definitions") {
-      const { version } = fact.data as DefinitionVersionData
+      const version = (fact.data as Partial<DefinitionVersionData> | null)?.version ?? 1
       return [{ view: newRowsView, partition: org, id: `${playbook}/definitions/${rest.join("/")}/${version}` }]
     }
     return what === "runs" && !startedByWorkflow(fact)
@@ -66,11 +66,11 @@ export const newRowsProjection: Projection = {
           })
         )
       case "run_started": {
-        const data = fact.data as RunStarted
+        const data = fact.data as Partial<RunStarted> | null
         const start: RunStart = {
-          by: data.started_by.id,
+          by: data?.started_by?.id ?? by,
           trigger: triggerOf(fact),
-          output_shape: data.output_shape ?? null
+          output_shape: data?.output_shape ?? null
         }
         return heldDoc(key.id, start)
       }

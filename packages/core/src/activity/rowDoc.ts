@@ -11,7 +11,8 @@ export const heldSort = "0"
 export const isListed = (doc: ViewDoc): boolean => doc.sort !== heldSort
 
 /** A time in its one written form, ISO 8601 UTC with milliseconds, which sorts as it reads. */
-export const isoOf = (at: string | number): string => new Date(typeof at === "number" ? at : Date.parse(at)).toISOString()
+export const isoOf = (at: string | number): string =>
+  new Date(typeof at === "number" ? at : Date.parse(at)).toISOString()
 
 /** The document of a listed item: its address as id, its time as sort key. */
 export const listedDoc = (item: ActivityItem): ViewDoc => ({ id: item.address, sort: isoOf(item.at), data: item })

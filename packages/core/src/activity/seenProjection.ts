@@ -36,18 +36,18 @@ export const seenProjection: Projection = {
   },
   apply: (current, fact, key) => {
     const state = (current?.data as SeenState | undefined) ?? nothingSeen
-    const seen = fact.data as ActivitySeen
+    const seen = fact.data as Partial<ActivitySeen> | null
     const through =
-      seen.through !== null &&
-      (state.through === null || comparePositions(seen.through, state.through.position) > 0)
+      seen?.through != null && (state.through === null || comparePositions(seen.through, state.through.position) > 0)
         ? { position: seen.through, seen_at: fact.metadata.at }
         : state.through
     const byPlace = new Map<string, ActivityPosition>()
     for (const mark of [
       ...state.marks,
-      ...seen.items.map((item) => ({ at: Date.parse(item.at), address: item.address }))
+      ...(seen?.items ?? []).map((item) => ({ at: Date.parse(item.at), address: item.address }))
     ])
-      if (through === null || comparePositions(mark, through.position) > 0) byPlace.set(`${mark.at} ${mark.address}`, mark)
+      if (through === null || comparePositions(mark, through.position) > 0)
+        byPlace.set(`${mark.at} ${mark.address}`, mark)
     const marks = [...byPlace.values()].sort((a, b) => comparePositions(b, a)).slice(0, marksBound)
     const next: SeenState = { through, marks }
     return { id: key.id, sort: key.id, data: next }

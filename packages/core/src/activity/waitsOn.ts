@@ -13,5 +13,7 @@ export const waitsOnOf = (party: string): string => {
 }
 
 /** Whether a request waits on a caller: any member, or the caller's own id; every request, for the local developer. */
-export const waitsOnCaller = (waitsOn: string | null, caller: { readonly id: string; readonly kind: string }): boolean =>
-  caller.kind === "local" || waitsOn === anyMember || waitsOn === caller.id
+export const waitsOnCaller = (
+  waitsOn: string | null,
+  caller: { readonly id: string; readonly kind: string }
+): boolean => caller.kind === "local" || waitsOn === anyMember || waitsOn === caller.id

@@ -1,3 +1,4 @@
+import { activityOperations } from "../activity/activityOperations.js"
 import { getPlaybookAnalytics } from "../analytics/operations/getPlaybookAnalytics.js"
 import { listOrgChanges } from "../changes/operations/listOrgChanges.js"
 import { listPlaybookChanges } from "../changes/operations/listPlaybookChanges.js"
@@ -59,6 +60,7 @@ export const catalog: ReadonlyArray<Operation> = [
   listPlaybookChanges,
   getPlaybookAnalytics,
   ...commentOperations,
+  ...activityOperations,
   getGuide
 ]
 

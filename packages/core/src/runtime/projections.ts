@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { activityProjections } from "../activity/activityProjections.js"
 import { runTallyProjection } from "../analytics/runTallyProjection.js"
 import { commentsProjection } from "../comments/commentsProjection.js"
 import { definitionsProjection } from "../definitions/definitionsProjection.js"
@@ -14,7 +15,8 @@ export const coreProjections = [
   runsProjection,
   commentsProjection,
   runTallyProjection,
-  ...interactionProjections
+  ...interactionProjections,
+  ...activityProjections
 ]
 
 /** The core's projections as the service the stores need. */

@@ -31,19 +31,29 @@ export interface WorkerPoolOptions {
   readonly idleMinutes: number
 }
 
+/**
+ * Waits for the worker's answer (or its death). The listeners are removed when it settles as well as on
+ * interruption: `Effect.async` runs its canceler only on interruption, and listeners left behind would pile up on
+ * a warm worker, one set per call, each woken by every later message.
+ */
 const settled = <A>(worker: Worker, onMessage: (message: unknown) => A | undefined) =>
   Effect.async<A, WorkerDied>((resume) => {
+    const stop = () => {
+      worker.off("message", message).off("error", error).off("exit", exit)
+    }
+    const settle = (outcome: Effect.Effect<A, WorkerDied>) => {
+      stop()
+      resume(outcome)
+    }
     const message = (value: unknown) => {
       const done = onMessage(value)
-      if (done !== undefined) resume(Effect.succeed(done))
+      if (done !== undefined) settle(Effect.succeed(done))
     }
-    const error = (cause: Error) => resume(Effect.fail(new WorkerDied({ detail: cause.message })))
+    const error = (cause: Error) => settle(Effect.fail(new WorkerDied({ detail: cause.message })))
     const exit = (code: number) =>
-      resume(Effect.fail(new WorkerDied({ detail: `the worker exited with code ${code}` })))
+      settle(Effect.fail(new WorkerDied({ detail: `the worker exited with code ${code}` })))
     worker.on("message", message).on("error", error).on("exit", exit)
-    return Effect.sync(() => {
-      worker.off("message", message).off("error", error).off("exit", exit)
-    })
+    return Effect.sync(stop)
   })
 
 const acquire = (options: WorkerPoolOptions) =>

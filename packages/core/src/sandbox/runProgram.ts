@@ -1,7 +1,8 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core"
+import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
 import { cutText } from "../formats/cutText.js"
+import type { FreshContext } from "./freshContext.js"
 import type { SandboxBounds } from "./sandboxBounds.js"
-import { programFile, sandboxPrelude } from "./sandboxPrelude.js"
+import { programFile } from "./sandboxPrelude.js"
 
 /** How one run in QuickJS ended: JSON text, a reason it cannot give one, or the deadline. */
 export type RunOutcome =
@@ -18,7 +19,12 @@ export interface ProgramRun {
   readonly bounds: SandboxBounds
 }
 
-const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`
+/** The ending of a run that met its memory limit of `memoryBytes`. */
+export const outOfMemory = (memoryBytes: number, work: number): RunOutcome => ({
+  _tag: "Unworkable",
+  detail: `the program ran out of memory (${Math.round(memoryBytes / 1024 / 1024)} MiB)`,
+  work
+})
 
 /** Unwraps a QuickJS result, handing an error handle to `onError` and disposing it. */
 const unwrap = (
@@ -34,59 +40,37 @@ const unwrap = (
 const isOutcome = (value: QuickJSHandle | RunOutcome): value is RunOutcome => "_tag" in value
 
 /**
- * Runs a prepared program in a fresh QuickJS runtime and context of `module` (function-formats.md §1.9, §4.4):
- * memory and stack limits, the work meter (one checkpoint per interrupt-handler call, decision W11) and the
- * deadline both enforced by the interrupt handler; the prelude removes what a program may not reach and pins
- * `Date`. Nothing of the host is exposed to the program. Synchronous: the caller runs it on a worker thread.
+ * Runs a prepared program in `fresh`, a context that has served no run, and disposes it (function-formats.md
+ * §1.9, §4.4): memory and stack limits, the work meter (one checkpoint per interrupt-handler call, decision W11)
+ * and the deadline both enforced by the interrupt handler; the prelude already removed what a program may not
+ * reach, and `Date` is pinned to `run.now` as the runner starts. Nothing of the host is exposed to the program.
+ * Synchronous: the caller runs it on a worker thread.
  */
-export const runProgram = (module: QuickJSWASMModule, run: ProgramRun): RunOutcome => {
-  const runtime = module.newRuntime()
-  let work = 0
-  let stopped: "work" | "deadline" | undefined
-  runtime.setMemoryLimit(run.bounds.memoryBytes)
-  runtime.setMaxStackSize(run.bounds.stackBytes)
-  runtime.setInterruptHandler(() => {
-    work++
-    if (work > run.bounds.work) stopped ??= "work"
-    else if (Date.now() >= run.deadline) stopped ??= "deadline"
-    return stopped !== undefined
-  })
-  const context = runtime.newContext()
+export const runProgram = (fresh: FreshContext, run: ProgramRun): RunOutcome => {
+  const { context } = fresh
   const handles: Array<QuickJSHandle> = []
-  const fail = (error: QuickJSHandle): RunOutcome => {
-    if (stopped === "deadline") return { _tag: "Deadline", work }
-    if (stopped === "work") {
-      return { _tag: "Unworkable", detail: `the program used its work budget of ${run.bounds.work} checkpoints`, work }
-    }
-    const message = context.typeof(error) === "object" ? context.getProp(error, "message").consume(context.dump) : ""
-    if (String(message).includes("out of memory")) {
-      return { _tag: "Unworkable", detail: `the program ran out of memory (${mib(run.bounds.memoryBytes)})`, work }
-    }
-    return { _tag: "Unworkable", detail: cutText(`the program cannot run: ${String(message) || "it raised"}`), work }
-  }
+  fresh.limit(run.bounds, run.deadline)
   try {
-    const prelude = unwrap(context.evalCode(sandboxPrelude, "prelude.js"), fail)
-    if (isOutcome(prelude)) return prelude
-    const now = context.newNumber(run.now)
-    const outputChars = context.newNumber(run.bounds.outputBytes)
-    handles.push(prelude, now, outputChars)
-    const runner = unwrap(context.callFunction(prelude, context.undefined, now, outputChars), fail)
-    if (isOutcome(runner)) return runner
-    handles.push(runner)
-    const factory = unwrap(context.evalCode(run.script, programFile), (error) => raised(context, error, work, fail))
+    const factory = unwrap(context.evalCode(run.script, programFile), (error) =>
+      raised(context, error, fresh.work(), fresh.fail)
+    )
     if (isOutcome(factory)) return factory
     handles.push(factory)
     const input = context.newString(run.inputJson)
-    handles.push(input)
-    const answer = unwrap(context.callFunction(runner, context.undefined, factory, input), fail)
+    const now = context.newNumber(run.now)
+    const outputChars = context.newNumber(run.bounds.outputBytes)
+    handles.push(input, now, outputChars)
+    const answer = unwrap(
+      context.callFunction(fresh.runner, context.undefined, factory, input, now, outputChars),
+      fresh.fail
+    )
     if (isOutcome(answer)) return answer
     const text = context.getString(answer)
     answer.dispose()
-    return settle(text, work, run.bounds)
+    return settle(text, fresh.work(), run.bounds)
   } finally {
     for (const handle of handles) handle.dispose()
-    context.dispose()
-    runtime.dispose()
+    fresh.dispose()
   }
 }
 
@@ -126,7 +110,7 @@ const settle = (text: string, work: number, bounds: SandboxBounds): RunOutcome =
       const newline = rest.indexOf("\n")
       const words = rest.slice(newline + 1)
       if (/^InternalError: out of memory/.test(words)) {
-        return { _tag: "Unworkable", detail: `the program ran out of memory (${mib(bounds.memoryBytes)})`, work }
+        return outOfMemory(bounds.memoryBytes, work)
       }
       return raisedOutcome(rest.slice(0, newline), words, work)
     }

@@ -5,14 +5,17 @@ import {
   type QuickJSSyncVariant,
   type QuickJSWASMModule
 } from "quickjs-emscripten-core"
+import { type FreshContext, isFresh, openFreshContext } from "./freshContext.js"
 import { type PreparedProgram, prepareProgram } from "./prepareProgram.js"
 import { type RunAnswer, type RunJob, workerReady } from "./protocol.js"
 import { runProgram } from "./runProgram.js"
+import { computationBounds, type SandboxBounds } from "./sandboxBounds.js"
 
 /**
  * A run worker (function-formats.md §1.9): keeps one QuickJS WebAssembly module warm, prepares programs (kept
- * for their next runs) and runs each job in a fresh runtime and context. A module whose memory grew past 64 MiB,
- * or whose engine broke, is replaced before the next job.
+ * for their next runs) and runs each job in a fresh runtime and context. Once it has answered, it readies the
+ * next fresh context (runtime, context, prelude) while it waits, so a run pays only for its own program
+ * (decision 0231). A module whose memory grew past 64 MiB, or whose engine broke, is replaced before the next job.
  */
 const port = parentPort!
 const keptModuleBytes = 64 * 1024 * 1024
@@ -22,6 +25,9 @@ const syncVariant = variant as unknown as QuickJSSyncVariant
 const newModule = () => newQuickJSWASMModuleFromVariant(syncVariant)
 let module: Promise<QuickJSWASMModule> = newModule()
 const prepared = new Map<string, PreparedProgram>()
+/** The context readied for the next job, with the module it belongs to and the bounds it was opened under. */
+let ready: { readonly engine: QuickJSWASMModule; readonly fresh: FreshContext } | undefined
+let lastBounds: SandboxBounds = computationBounds
 
 const prepare = (job: RunJob): PreparedProgram => {
   const key = `${job.program.firstLine}\n${job.program.source}`
@@ -33,21 +39,55 @@ const prepare = (job: RunJob): PreparedProgram => {
   return made
 }
 
+/** The readied context if it belongs to `engine`, else a new one opened under the job's bounds. */
+const take = (engine: QuickJSWASMModule, bounds: SandboxBounds) => {
+  const taken = ready
+  ready = undefined
+  if (taken?.engine === engine) return taken.fresh
+  taken?.fresh.dispose()
+  return openFreshContext(engine, bounds)
+}
+
+const broke = (error: unknown): RunAnswer => {
+  module = newModule()
+  return { _tag: "Broke", detail: error instanceof Error ? error.message : String(error) }
+}
+
 const answer = async (job: RunJob): Promise<RunAnswer> => {
   const program = prepare(job)
   if (program._tag === "Refused") return { _tag: "Unworkable", detail: program.detail, work: 0 }
   const engine = await module
+  lastBounds = job.bounds
   try {
-    const outcome = runProgram(engine, { ...job, script: program.script })
+    const fresh = take(engine, job.bounds)
+    if (!isFresh(fresh)) return fresh
+    const outcome = runProgram(fresh, { ...job, script: program.script })
     if (engine.getWasmMemory().buffer.byteLength > keptModuleBytes) module = newModule()
     return outcome
   } catch (error) {
-    module = newModule()
-    return { _tag: "Broke", detail: error instanceof Error ? error.message : String(error) }
+    return broke(error)
+  }
+}
+
+/** Readies the next job's context, unless one is ready; a failure leaves none, and the job opens its own. */
+const readyNext = async () => {
+  const engine = await module
+  if (ready !== undefined) return
+  try {
+    const opened = openFreshContext(engine, lastBounds)
+    if (isFresh(opened)) ready = { engine, fresh: opened }
+  } catch (error) {
+    broke(error)
   }
 }
 
 port.on("message", (job: RunJob) => {
-  void answer(job).then((reply) => port.postMessage(reply))
+  void answer(job).then((reply) => {
+    port.postMessage(reply)
+    setImmediate(() => void readyNext())
+  })
 })
-void module.then(() => port.postMessage(workerReady))
+void module.then(async () => {
+  await readyNext()
+  port.postMessage(workerReady)
+})

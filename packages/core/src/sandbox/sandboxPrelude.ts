@@ -8,16 +8,21 @@ export const entryName = "__runledger_entry__"
  * The script every context evaluates before the program (function-formats.md §1.9). It removes what a program
  * may not reach (`eval`, `Function` and every code-generating constructor, `Math.random`, `Promise`, `WeakRef`,
  * `FinalizationRegistry`, shared memory), pins `Date` to the run's start and makes local-time forms raise
- * `TypeError`, then gives back the runner: `(factory, inputJson) => "J<json>" | "U<why not JSON>" | "O<length>" | "M" (no default export) | "E<line>\n<error>"`.
- * The runner captures every intrinsic it uses first, so a program that rewrites prototypes cannot mislead it.
+ * `TypeError`, then gives back the runner:
+ * `(factory, inputJson, now, maxOutputChars) => "J<json>" | "U<why not JSON>" | "O<length>" | "M" (no default export) | "E<line>\n<error>"`.
+ * The runner captures every intrinsic it uses first, so a program that rewrites prototypes cannot mislead it. It
+ * takes nothing of a run until it is called (the clock is pinned then), so a context can be readied before its
+ * run arrives; it is called once per context.
  */
-export const sandboxPrelude = `(function (pinnedNow, maxOutputChars) {
+export const sandboxPrelude = `(function () {
   "use strict";
   const g = globalThis;
+  let pinnedNow = 0;
   const apply = Reflect.apply, construct = Reflect.construct, getProto = Object.getPrototypeOf;
   const keys = Object.keys, define = Object.defineProperty, hasOwn = Object.prototype.hasOwnProperty;
   const getOwn = Object.getOwnPropertyDescriptor, isArray = Array.isArray, finite = Number.isFinite;
   const stringify = JSON.stringify, parse = JSON.parse, exec = RegExp.prototype.exec, toText = String;
+  const RealRegExp = RegExp;
   const ObjectProto = Object.prototype, ArrayProto = Array.prototype, ErrorProto = Error.prototype;
   const RealDate = Date, DateProto = Date.prototype, getTime = Date.prototype.getTime;
   const refuse = (words) => function () { throw new TypeError(words); };
@@ -36,10 +41,17 @@ export const sandboxPrelude = `(function (pinnedNow, maxOutputChars) {
   for (const made of [function () {}, function* () {}, async function () {}, async function* () {}]) {
     define(getProto(made), "constructor", { value: noCode, writable: false, configurable: false });
   }
-  const dateOnly = /^[+-]?\\d{4,6}-\\d{2}-\\d{2}$/;
-  const withOffset = /^[+-]?\\d{4,6}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})$/i;
+  // Built at first use: a regular-expression literal costs its compilation in every context, used or not.
+  const matcher = (source, flags) => {
+    let made;
+    return (text) => apply(exec, made ??= construct(RealRegExp, [source, flags]), [text]);
+  };
+  const dateOnly = matcher("^[+-]?\\\\d{4,6}-\\\\d{2}-\\\\d{2}$", "");
+  const withOffset = matcher("^[+-]?\\\\d{4,6}-\\\\d{2}-\\\\d{2}T\\\\d{2}:\\\\d{2}(:\\\\d{2}(\\\\.\\\\d{1,9})?)?(Z|[+-]\\\\d{2}:?\\\\d{2})$", "i");
+  const identifier = matcher("^[A-Za-z_$][A-Za-z0-9_$]*$", "");
+  const programLine = matcher("${programFile.replace(".", "\\\\.")}:(\\\\d+)", "");
   const dateText = (text) => {
-    if (apply(exec, dateOnly, [text]) === null && apply(exec, withOffset, [text]) === null) {
+    if (dateOnly(text) === null && withOffset(text) === null) {
       throw new TypeError("a date-time without Z or an offset reads the local time zone; write one, or a date alone");
     }
     return text;
@@ -66,7 +78,7 @@ export const sandboxPrelude = `(function (pinnedNow, maxOutputChars) {
     define(DateProto, name, { value: refuse("Date." + name + " reads the local time zone; use the UTC methods and toISOString()"), writable: true, configurable: true });
   }
   define(g, "Date", { value: SandboxDate, writable: true, configurable: true });
-  const named = (key) => apply(exec, /^[A-Za-z_$][A-Za-z0-9_$]*$/, [key]) === null ? "[" + stringify(key) + "]" : "." + key;
+  const named = (key) => identifier(key) === null ? "[" + stringify(key) + "]" : "." + key;
   const kindOf = (proto) => {
     for (let link = proto; link !== null && link !== ObjectProto; link = getProto(link)) {
       for (let index = 0; index < kinds.length; index++) if (kinds[index][0] === link) return kinds[index][1];
@@ -114,10 +126,11 @@ export const sandboxPrelude = `(function (pinnedNow, maxOutputChars) {
     const name = typeof error.name === "string" ? error.name : "Error";
     const message = typeof error.message === "string" ? error.message : "";
     const stack = typeof error.stack === "string" ? error.stack : "";
-    const at = apply(exec, /${programFile}:(\\d+)/, [stack]);
+    const at = programLine(stack);
     return (at === null ? "" : at[1]) + "\\n" + name + (message === "" ? "" : ": " + message);
   };
-  return function run(factory, inputJson) {
+  return function run(factory, inputJson, now, maxOutputChars) {
+    pinnedNow = now;
     try {
       const entry = { main: undefined };
       factory(entry);

@@ -1,9 +1,9 @@
-import { Chunk, Effect, Either, Fiber, Layer, ManagedRuntime, Option, Stream } from "effect"
+import { Chunk, Context, Effect, Either, Exit, Fiber, Layer, ManagedRuntime, Option, Scope, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { NewFact } from "../domain/Fact.js"
 import { uuidv7 } from "../ports/Ids.js"
 import { Ledger, type PositionedFact } from "../ports/Ledger.js"
-import { Projections, Views } from "../ports/Views.js"
+import { type Projection, Projections, Views } from "../ports/Views.js"
 import { counterProjection, counterView } from "./conformanceProjection.js"
 
 /** Options of the ledger conformance suite. */
@@ -371,6 +371,77 @@ export const ledgerConformance = (
         })
       ))
 
+    it("names the refused append: its stream, the version it expected and the version the stream is at", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          yield* ledger.append([{ stream: `${base}b`, expected: 0, facts: [fact("one")] }])
+          const refused = yield* Effect.flip(
+            ledger.append([
+              { stream: `${base}a`, expected: 0, facts: [fact("one")] },
+              { stream: `${base}b`, expected: 0, facts: [fact("two")] }
+            ])
+          )
+          expect(refused).toMatchObject({ _tag: "VersionConflict", stream: `${base}b`, expected: 0, actual: 1 })
+          const taken = fact("taken")
+          yield* ledger.append([{ stream: `${base}c`, expected: 0, facts: [taken] }])
+          const again = yield* Effect.flip(
+            ledger.append([
+              { stream: `${base}a`, expected: 0, facts: [fact("one")] },
+              { stream: `${base}b`, expected: 1, facts: [taken] }
+            ])
+          )
+          expect(again).toMatchObject({ _tag: "VersionConflict", stream: `${base}b`, expected: 1, actual: 1 })
+          expect(yield* ledger.streamVersion(`${base}a`)).toBe(0)
+        })
+      ))
+
+    it("refuses a fact id repeated within one append and records nothing", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          const twice = fact("twice")
+          const refused = yield* Effect.either(
+            ledger.append([
+              { stream: `${base}a`, expected: 0, facts: [fact("one")] },
+              { stream: `${base}b`, expected: 0, facts: [twice, twice] }
+            ])
+          )
+          expect(Either.isLeft(refused) && refused.left._tag).toBe("VersionConflict")
+          expect(yield* ledger.streamVersion(`${base}a`)).toBe(0)
+          expect(yield* ledger.streamVersion(`${base}b`)).toBe(0)
+          expect(Option.isNone(yield* ledger.readFact(twice.id))).toBe(true)
+        })
+      ))
+
+    it("returns the facts as it placed them: positions after each stream's version, global positions as read", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const base = prefix()
+          yield* ledger.append([{ stream: `${base}a`, expected: 0, facts: [fact("one"), fact("two")] }])
+          const result = yield* ledger.append([
+            { stream: `${base}a`, expected: "any", facts: [fact("three")] },
+            { stream: `${base}b`, expected: 0, facts: [fact("one"), fact("two")] },
+            { stream: `${base}a`, expected: "any", facts: [fact("four")] }
+          ])
+          expect(result.facts.map((f) => [f.metadata.stream, f.metadata.position])).toEqual([
+            [`${base}a`, 3],
+            [`${base}b`, 1],
+            [`${base}b`, 2],
+            [`${base}a`, 4]
+          ])
+          expect(Object.fromEntries(result.versions)).toEqual({ [`${base}a`]: 4, [`${base}b`]: 2 })
+          const globals = result.facts.map((f) => f.metadata.global_position)
+          expect(globals).toEqual([...globals].sort((x, y) => x - y))
+          expect(new Set(globals).size).toBe(globals.length)
+          for (const placed of result.facts)
+            expect(Option.getOrThrow(yield* ledger.readFact(placed.id)).fact).toEqual(placed)
+        })
+      ))
+
     it("wakes subscribers after an append", () =>
       run(
         Effect.gen(function* () {
@@ -389,5 +460,80 @@ export const ledgerConformance = (
           expect(Chunk.toReadonlyArray(woken)[0].streams).toContain(stream)
         })
       ))
+  })
+
+  describe(`Ledger conformance: ${name}, projections of where facts land`, () => {
+    let runtime: ManagedRuntime.ManagedRuntime<Ledger | Views, unknown>
+    beforeAll(() => {
+      runtime = ManagedRuntime.make(
+        store.pipe(Layer.provide(Layer.succeed(Projections, [counterProjection, placementProjection])))
+      )
+    })
+    afterAll(() => runtime.dispose())
+    const placed = (partition: string): NewFact => ({
+      id: uuidv7(Date.now(), crypto.getRandomValues(new Uint8Array(10))),
+      type: "placed",
+      data: { partition },
+      metadata: { correlation_id: null, causation_id: null, at: new Date().toISOString(), by: "conformance" }
+    })
+
+    it("folds facts as placed (positions of 'any' appends, global positions), as a rebuild does", () =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const views = yield* Views
+          const partition = `conformance/${uuidv7(Date.now(), crypto.getRandomValues(new Uint8Array(10)))}`
+          const stream = `${partition}/s`
+          yield* ledger.append([{ stream, expected: 0, facts: [placed(partition)] }])
+          const result = yield* ledger.append([
+            { stream, expected: "any", facts: [placed(partition), placed(partition)] }
+          ])
+          const docs = yield* views.list(placementView, partition, { direction: "ascending", limit: 10 })
+          expect(docs.map((doc) => doc.id)).toEqual([`${stream}@1`, `${stream}@2`, `${stream}@3`])
+          expect(docs[2].data).toEqual({ global_position: result.facts[1].metadata.global_position })
+          yield* views.rebuild
+          expect(yield* views.list(placementView, partition, { direction: "ascending", limit: 10 })).toEqual(docs)
+        })
+      ))
+
+    it("ends a held wake-up subscription when the store's scope closes", () =>
+      Effect.runPromise(
+        Effect.gen(function* () {
+          const scope = yield* Scope.make()
+          const context = yield* Layer.buildWithScope(
+            store.pipe(Layer.provide(Layer.succeed(Projections, [counterProjection]))),
+            scope
+          )
+          const held = yield* Effect.fork(Stream.runDrain(Context.get(context, Ledger).wakeups))
+          yield* Effect.sleep("50 millis")
+          yield* Scope.close(scope, Exit.void)
+          const ended = yield* Fiber.await(held).pipe(Effect.timeout("5 seconds"))
+          expect(Exit.isSuccess(ended)).toBe(true)
+        })
+      ))
+  })
+}
+
+/** The view of `placementProjection`. */
+const placementView = "conformance_placements"
+
+/**
+ * A projection keyed by where a fact lands: one document per position of its stream, holding the fact's global
+ * position. A store must fold facts with the positions and global positions they are read back with.
+ */
+const placementProjection: Projection = {
+  view: placementView,
+  types: ["placed"],
+  keys: (fact) => [
+    {
+      view: placementView,
+      partition: (fact.data as { partition: string }).partition,
+      id: `${fact.metadata.stream}@${fact.metadata.position}`
+    }
+  ],
+  apply: (_current, fact, key) => ({
+    id: key.id,
+    sort: key.id,
+    data: { global_position: fact.metadata.global_position }
   })
 }

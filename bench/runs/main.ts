@@ -1,0 +1,183 @@
+/**
+ * The runs benchmark: a trivial computation function run through the HTTP handler in-process (no socket) on the
+ * memory store with 1, 2 and 4 sandbox workers and on Postgres, beside the same program in a bare QuickJS
+ * context of the same build on this thread, as medians of interleaved repetitions. See bench/README.md.
+ */
+import { cpus } from "node:os"
+import { median } from "../ledger/measure.js"
+import { loadPostgresStore } from "../ledger/postgresStore.js"
+import { bareQuickJs } from "./bareQuickJs.js"
+import { readRunsConfig } from "./config.js"
+import { drive, quantile } from "./drive.js"
+import { openRuntimeRow, type RuntimeRow } from "./runtimeRow.js"
+
+const config = readRunsConfig()
+const perRep = Math.ceil(config.runs / config.reps)
+const log = (line: string) => process.stdout.write(`${line}\n`)
+const targetRunsPerSecond = 1_000
+
+/** One repetition of one row. */
+interface Sample {
+  readonly runsPerSecond: number
+  readonly p50: number
+  readonly p95: number
+  /** Median milliseconds in `Sandbox.run` (runtime rows). */
+  readonly sandboxP50?: number
+  /** Time in `Sandbox.run` over HTTP round-trip time, summed over the repetition's runs (runtime rows). */
+  readonly sandboxShare?: number
+  /** Runs that did not succeed, by HTTP status. */
+  readonly refused: string
+}
+
+interface Row {
+  readonly name: string
+  readonly store: string
+  readonly workers: string
+  readonly concurrency: number
+  readonly call: (index: number) => Promise<void>
+  readonly runtime?: RuntimeRow
+  readonly samples: Array<Sample>
+}
+
+log(
+  `runs bench: ${config.runs} runs per row in ${config.reps} interleaved reps of ${perRep} (BENCH_SCALE=${config.scale}), ` +
+    `${config.concurrency} requests in flight, node ${process.version}, ${cpus().length} cpus`
+)
+
+const bare = await bareQuickJs()
+const rows: Array<Row> = [
+  {
+    name: "bare QuickJS",
+    store: "—",
+    workers: "main thread",
+    concurrency: 1,
+    call: async (index) => void bare(index),
+    samples: []
+  }
+]
+const addRuntime = async (store: string, workers: number, open: () => Promise<RuntimeRow>) => {
+  const runtime = await open()
+  rows.push({
+    name: "HTTP run",
+    store,
+    workers: String(workers),
+    concurrency: config.concurrency,
+    call: runtime.run,
+    runtime,
+    samples: []
+  })
+}
+for (const workers of config.workers)
+  await addRuntime("memory", workers, () => openRuntimeRow({ kind: "memory" }, workers))
+let postgresNote = config.postgres ? "" : "skipped (BENCH_POSTGRES=0)"
+if (config.postgres) {
+  const store = await loadPostgresStore()
+  if (!store.available) postgresNote = store.reason
+  else {
+    const url = config.databaseUrl
+    await addRuntime("postgres", config.postgresWorkers, () =>
+      openRuntimeRow({ kind: "postgres", store, url }, config.postgresWorkers)
+    ).catch((error: unknown) => {
+      postgresNote = `the store could not be opened: ${String(error)}`
+    })
+  }
+}
+
+const measure = async (row: Row, count: number): Promise<Sample> => {
+  if (row.runtime !== undefined) {
+    row.runtime.sandboxTimes.length = 0
+    row.runtime.refused.clear()
+  }
+  const { latencies, seconds } = await drive(count, row.concurrency, row.call)
+  const times = row.runtime?.sandboxTimes ?? []
+  const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
+  return {
+    runsPerSecond: count / seconds,
+    p50: quantile(latencies, 0.5),
+    p95: quantile(latencies, 0.95),
+    refused: [...(row.runtime?.refused ?? [])].map(([status, count]) => `${count}×${status}`).join(" "),
+    ...(times.length === 0 ? {} : { sandboxP50: quantile(times, 0.5), sandboxShare: sum(times) / sum(latencies) })
+  }
+}
+
+log("warm-up…")
+for (const row of rows) await measure(row, Math.min(perRep, 200))
+for (let rep = 0; rep < config.reps; rep++) {
+  const order = rep % 2 === 0 ? rows : [...rows].reverse()
+  for (const row of order) row.samples.push(await measure(row, perRep))
+  log(
+    `rep ${rep + 1}/${config.reps}: ${rows
+      .map((row) => `${row.store}/${row.workers} ${Math.round(row.samples.at(-1)!.runsPerSecond)}/s`)
+      .join("; ")}`
+  )
+}
+for (const row of rows) await row.runtime?.close()
+
+const of = (row: Row, pick: (sample: Sample) => number | undefined) =>
+  median(row.samples.flatMap((sample) => (pick(sample) === undefined ? [] : [pick(sample)!])))
+const bareP50 = of(rows[0]!, (sample) => sample.p50)
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "—")
+const header = [
+  "row",
+  "store",
+  "workers",
+  "in flight",
+  "runs/s",
+  "p50 ms",
+  "p95 ms",
+  "p50 / bare p50",
+  "sandbox p50 ms",
+  "sandbox share",
+  "not 2xx (per rep)",
+  "target",
+  "result"
+]
+const cells = rows.map((row) => {
+  const runsPerSecond = of(row, (sample) => sample.runsPerSecond)
+  const share = of(row, (sample) => sample.sandboxShare)
+  const target = row.store === "memory" ? `≥ ${targetRunsPerSecond} runs/s, share ≤ 0.50` : "—"
+  const clean = row.samples.every((sample) => sample.refused === "")
+  const pass = row.store === "memory" ? clean && runsPerSecond >= targetRunsPerSecond && share <= 0.5 : undefined
+  return [
+    row.name,
+    row.store,
+    row.workers,
+    String(row.concurrency),
+    Math.round(runsPerSecond).toLocaleString("en-US"),
+    fixed(
+      of(row, (sample) => sample.p50),
+      2
+    ),
+    fixed(
+      of(row, (sample) => sample.p95),
+      2
+    ),
+    row.runtime === undefined ? "1" : fixed(of(row, (sample) => sample.p50) / bareP50, 1),
+    fixed(
+      of(row, (sample) => sample.sandboxP50),
+      2
+    ),
+    fixed(share, 2),
+    row.samples.map((sample) => sample.refused || "0").join(", "),
+    target,
+    pass === undefined ? "—" : pass ? "PASS" : "FAIL"
+  ]
+})
+const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)))
+const format = (line: ReadonlyArray<string>) => line.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")
+log(`\n${[format(header), widths.map((width) => "-".repeat(width)).join("-|-"), ...cells.map(format)].join("\n")}`)
+log(
+  "\nMedians over the repetitions. p50/p95: latency of one run as its caller sees it (HTTP round trip in-process; " +
+    "bare: one newContext…dispose). p50 / bare p50: how many bare runs one HTTP run costs. sandbox p50: time in " +
+    "Sandbox.run (wait for a worker, messages, the run in the worker). sandbox share: time in Sandbox.run / " +
+    "HTTP round-trip time, summed over a repetition's runs. not 2xx: runs refused (503 = no worker free within the " +
+    "10 s deadline), counted in runs/s and latency as answered."
+)
+if (postgresNote !== "") log(`\nPOSTGRES ROW MISSING: ${postgresNote}`)
+const missed = cells.filter((line) => line.at(-1) === "FAIL")
+log(
+  missed.length === 0
+    ? "\nall targets met"
+    : `\ntargets missed: ${missed.map((line) => `${line[1]}/${line[2]} workers`).join(", ")}`
+)
+if (config.strict && missed.length > 0) process.exitCode = 1

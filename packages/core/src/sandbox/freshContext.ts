@@ -1,0 +1,96 @@
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
+import { cutText } from "../formats/cutText.js"
+import { outOfMemory, type RunOutcome } from "./runProgram.js"
+import type { SandboxBounds } from "./sandboxBounds.js"
+import { sandboxPrelude } from "./sandboxPrelude.js"
+
+/**
+ * A new QuickJS runtime and context, the prelude evaluated in it, waiting for the one run it serves (decision
+ * 0231). It has seen no program and no run: a worker readies the next one while it waits for a job, so the
+ * prelude's cost is paid off the run's path.
+ */
+export interface FreshContext {
+  readonly context: QuickJSContext
+  /** The prelude's runner: `(factory, inputJson, now, maxOutputChars) => string`. */
+  readonly runner: QuickJSHandle
+  /** Sets the run's bounds and deadline: memory and stack limits of the runtime, work budget of the meter. */
+  readonly limit: (bounds: SandboxBounds, deadline: number) => void
+  /** Checkpoints counted so far: interrupt-handler calls since the prelude began (decision 0145). */
+  readonly work: () => number
+  /** The ending an error handle of this context stands for: the meter's stop, memory, or the words raised. */
+  readonly fail: (error: QuickJSHandle) => RunOutcome
+  /** Frees the runner, the context and the runtime. */
+  readonly dispose: () => void
+}
+
+/**
+ * Opens a fresh runtime and context of `module` and evaluates the prelude (function-formats.md §1.9) under
+ * `bounds`, with no deadline: the prelude is ours and ends. Memory, stack and the work budget are set again by
+ * `limit` when the run starts. The work meter counts from the prelude on, as a context opened for its run would,
+ * so a context readied early gives the same counts. Gives the run's ending instead when the prelude cannot load
+ * under `bounds` (a memory limit too small for it).
+ */
+export const openFreshContext = (module: QuickJSWASMModule, bounds: SandboxBounds): FreshContext | RunOutcome => {
+  const runtime: QuickJSRuntime = module.newRuntime()
+  let work = 0
+  let budget = bounds.work
+  let memoryBytes = bounds.memoryBytes
+  let deadline = Number.POSITIVE_INFINITY
+  let stopped: "work" | "deadline" | undefined
+  const limit = (next: SandboxBounds, until: number) => {
+    runtime.setMemoryLimit(next.memoryBytes)
+    runtime.setMaxStackSize(next.stackBytes)
+    budget = next.work
+    memoryBytes = next.memoryBytes
+    deadline = until
+  }
+  limit(bounds, deadline)
+  runtime.setInterruptHandler(() => {
+    work++
+    if (work > budget) stopped ??= "work"
+    else if (Date.now() >= deadline) stopped ??= "deadline"
+    return stopped !== undefined
+  })
+  const context = runtime.newContext()
+  const fail = (error: QuickJSHandle): RunOutcome => {
+    if (stopped === "deadline") return { _tag: "Deadline", work }
+    if (stopped === "work") {
+      return { _tag: "Unworkable", detail: `the program used its work budget of ${budget} checkpoints`, work }
+    }
+    const message = context.typeof(error) === "object" ? context.getProp(error, "message").consume(context.dump) : ""
+    if (String(message).includes("out of memory")) {
+      return outOfMemory(memoryBytes, work)
+    }
+    return { _tag: "Unworkable", detail: cutText(`the program cannot run: ${String(message) || "it raised"}`), work }
+  }
+  const close = () => {
+    context.dispose()
+    runtime.dispose()
+  }
+  const failed = (error: QuickJSHandle) => {
+    const outcome = fail(error)
+    error.dispose()
+    close()
+    return outcome
+  }
+  const loaded = context.evalCode(sandboxPrelude, "prelude.js")
+  if (loaded.error !== undefined) return failed(loaded.error)
+  const made = context.callFunction(loaded.value, context.undefined)
+  loaded.value.dispose()
+  if (made.error !== undefined) return failed(made.error)
+  const runner = made.value
+  return {
+    context,
+    runner,
+    limit,
+    work: () => work,
+    fail,
+    dispose: () => {
+      runner.dispose()
+      close()
+    }
+  }
+}
+
+/** Whether `opened` is a context ready for its run rather than the ending of one that could not open. */
+export const isFresh = (opened: FreshContext | RunOutcome): opened is FreshContext => !("_tag" in opened)
