@@ -8,16 +8,21 @@ export const refusedState = "RL409"
  * statement (facts no projection reads) or two (facts that change view documents). Each function does one step:
  *
  * - `runledger_lock(namespace, keys)`: transaction-level advisory locks on the keys' hashes, in hash order.
- * - `runledger_check_streams(...)`: locks the streams, reads their versions (`{stream: version}`), and raises
- *   `RL409` for the first append not at its expected version (`NULL` for "any").
+ * - `runledger_check_streams(...)`: locks the streams, reads their versions (`{stream: version}`, each the
+ *   stream's `max(position)`), and raises `RL409` for the first append not at its expected version (`NULL` for
+ *   "any").
  * - `runledger_allocate(n)`: `n` global positions from the identity's sequence, ascending, so the facts are
  *   complete (and can be folded) before they are inserted.
  * - `runledger_docs(keys)` reads view documents; `runledger_lock_docs(locks, keys)` first locks them (advisory,
  *   in hash order) and holds off a rebuild (`ROW SHARE` on the views, which the rebuild's `EXCLUSIVE` waits for).
  * - `runledger_write_docs(upserts, deletions)`: upserts and deletes view documents.
  * - `runledger_write(...)`: inserts the facts at their positions (each stream's version, then one by one) and
- *   allocated global positions, raises `RL409` for the first fact not inserted (an id the ledger holds, or one
- *   repeated), writes the documents, and queues the NOTIFY payloads.
+ *   allocated global positions, raises `RL409` for the first fact not inserted (an id the ledger holds or one
+ *   repeated, or a position taken by a writer that bypassed the locks), writes the documents, and queues the
+ *   NOTIFY payloads.
+ *
+ * They are PL/pgSQL, whose plans PostgreSQL keeps for the session; one statement per step, loops where a set-based
+ * query would cost more to start than to run (an append has a few streams and facts).
  * - `runledger_append(...)`: an append whose facts change no document: check, allocate, write.
  * - `runledger_prepare(...)`: the first call of an append that changes documents: check, lock and read the
  *   documents, allocate; the caller folds the facts and calls `runledger_write` with COMMIT.
@@ -36,36 +41,42 @@ export const appendFunctions = (schema: string): ReadonlyArray<string> => {
     `CREATE FUNCTION ${s}.runledger_check_streams(stream_locks text[], stream_names text[], expected_versions int[])
     RETURNS jsonb LANGUAGE plpgsql AS $$
     DECLARE
-      versions jsonb;
-      conflict record;
+      versions jsonb := '{}';
+      version int;
     BEGIN
       PERFORM ${s}.runledger_lock(${LockNamespace.stream}, stream_locks);
-      SELECT jsonb_object_agg(named.name, (SELECT coalesce(max(f.position), 0) FROM ${s}.runledger_facts AS f
-          WHERE f.stream = named.name))
-        INTO versions
-        FROM (SELECT DISTINCT name FROM unnest(stream_names) AS name) AS named;
-      SELECT a.n - 1 AS append, (versions ->> a.name)::int AS actual INTO conflict
-        FROM unnest(stream_names, expected_versions) WITH ORDINALITY AS a(name, expected, n)
-        WHERE a.expected IS NOT NULL AND a.expected <> (versions ->> a.name)::int
-        ORDER BY a.n LIMIT 1;
-      IF FOUND THEN
-        RAISE EXCEPTION 'runledger: an append is not at its expected version' USING ERRCODE = '${refusedState}',
-          DETAIL = jsonb_build_object('append', conflict.append, 'actual', conflict.actual)::text;
-      END IF;
-      RETURN coalesce(versions, '{}'::jsonb);
+      FOR i IN 1 .. coalesce(array_length(stream_names, 1), 0) LOOP
+        IF versions ? stream_names[i] THEN
+          version := (versions ->> stream_names[i])::int;
+        ELSE
+          SELECT coalesce(max(f.position), 0) INTO version FROM ${s}.runledger_facts AS f
+            WHERE f.stream = stream_names[i];
+          versions := versions || jsonb_build_object(stream_names[i], version);
+        END IF;
+        IF expected_versions[i] <> version THEN
+          RAISE EXCEPTION 'runledger: an append is not at its expected version' USING ERRCODE = '${refusedState}',
+            DETAIL = jsonb_build_object('append', i - 1, 'actual', version)::text;
+        END IF;
+      END LOOP;
+      RETURN versions;
     END $$`,
-    `CREATE FUNCTION ${s}.runledger_allocate(how_many int) RETURNS bigint[] LANGUAGE sql AS $$
-      SELECT coalesce(array_agg(allocated.global_position ORDER BY allocated.global_position), '{}')
-      FROM (SELECT nextval('${s}.runledger_facts_global_position_seq') AS global_position
-        FROM generate_series(1, how_many)) AS allocated
-    $$`,
-    `CREATE FUNCTION ${s}.runledger_docs(doc_keys jsonb) RETURNS jsonb LANGUAGE sql AS $$
-      SELECT coalesce(jsonb_agg(jsonb_build_object('view', v.view, 'partition', v.partition, 'id', v.id, 'sort', v.sort,
-          'data', v.data)), '[]'::jsonb)
-      FROM ${s}.runledger_views AS v
-      JOIN jsonb_to_recordset(doc_keys) AS k(view text, partition text, id text)
-        ON v.view = k.view AND v.partition = k.partition AND v.id = k.id
-    $$`,
+    `CREATE FUNCTION ${s}.runledger_allocate(how_many int) RETURNS bigint[] LANGUAGE plpgsql AS $$
+    DECLARE
+      allocated bigint[] := '{}';
+    BEGIN
+      FOR i IN 1 .. how_many LOOP
+        allocated[i] := nextval('${s}.runledger_facts_global_position_seq');
+      END LOOP;
+      RETURN allocated;
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_docs(doc_keys jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+    BEGIN
+      RETURN (SELECT coalesce(jsonb_agg(jsonb_build_object('view', v.view, 'partition', v.partition, 'id', v.id,
+          'sort', v.sort, 'data', v.data)), '[]'::jsonb)
+        FROM ${s}.runledger_views AS v
+        JOIN jsonb_to_recordset(doc_keys) AS k(view text, partition text, id text)
+          ON v.view = k.view AND v.partition = k.partition AND v.id = k.id);
+    END $$`,
     `CREATE FUNCTION ${s}.runledger_lock_docs(doc_locks text[], doc_keys jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
     BEGIN
       PERFORM ${s}.runledger_lock(${LockNamespace.viewDoc}, doc_locks);
@@ -89,25 +100,23 @@ export const appendFunctions = (schema: string): ReadonlyArray<string> => {
     `CREATE FUNCTION ${s}.runledger_write(versions jsonb, new_facts jsonb, global_positions bigint[], upserts jsonb,
       deletions jsonb, channel text, payloads text[]) RETURNS void LANGUAGE plpgsql AS $$
     DECLARE
+      inserted int;
       refused record;
     BEGIN
-      WITH placed AS (
-        SELECT t.n, t.r, t.r ->> 'stream' AS name, (t.r ->> 'append')::int AS append,
-          (versions ->> (t.r ->> 'stream'))::int + row_number() OVER (PARTITION BY t.r ->> 'stream' ORDER BY t.n) AS position_in_stream
+      INSERT INTO ${s}.runledger_facts (global_position, id, type, stream, position, data, metadata)
+        OVERRIDING SYSTEM VALUE
+        SELECT global_positions[t.n::int], t.r ->> 'id', t.r ->> 'type', t.r ->> 'stream',
+          (versions ->> (t.r ->> 'stream'))::int + row_number() OVER (PARTITION BY t.r ->> 'stream' ORDER BY t.n),
+          coalesce(t.r -> 'data', 'null'::jsonb), t.r -> 'metadata'
         FROM jsonb_array_elements(new_facts) WITH ORDINALITY AS t(r, n)
-      ), inserted AS (
-        INSERT INTO ${s}.runledger_facts (global_position, id, type, stream, position, data, metadata)
-          OVERRIDING SYSTEM VALUE
-          SELECT global_positions[p.n::int], p.r ->> 'id', p.r ->> 'type', p.name, p.position_in_stream,
-            coalesce(p.r -> 'data', 'null'::jsonb), p.r -> 'metadata'
-          FROM placed AS p
-          ON CONFLICT DO NOTHING
-          RETURNING stream, position
-      )
-      SELECT p.append, p.name INTO refused
-        FROM placed AS p LEFT JOIN inserted AS i ON i.stream = p.name AND i.position = p.position_in_stream
-        WHERE i.stream IS NULL ORDER BY p.n LIMIT 1;
-      IF FOUND THEN
+        ON CONFLICT DO NOTHING;
+      GET DIAGNOSTICS inserted = ROW_COUNT;
+      IF inserted < jsonb_array_length(new_facts) THEN
+        SELECT (t.r ->> 'append')::int AS append, t.r ->> 'stream' AS name INTO refused
+          FROM jsonb_array_elements(new_facts) WITH ORDINALITY AS t(r, n)
+          WHERE NOT EXISTS (SELECT FROM ${s}.runledger_facts AS f
+            WHERE f.id = t.r ->> 'id' AND f.global_position = global_positions[t.n::int])
+          ORDER BY t.n LIMIT 1;
         RAISE EXCEPTION 'runledger: a fact id is already in the ledger' USING ERRCODE = '${refusedState}',
           DETAIL = jsonb_build_object('append', refused.append, 'actual', (versions ->> refused.name)::int)::text;
       END IF;
