@@ -20,6 +20,7 @@ export default defineConfig({
     ]
   },
   test: {
+    reporters: ["default", "./scripts/closingLineReporter.ts"],
     include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
