@@ -45,8 +45,8 @@ afterEach(() => {
 })
 
 describe("the example server", () => {
-  it("starts in local mode on the memory store, serves HTTP and MCP, and stops cleanly", async () => {
-    const { child, url } = await startServer({})
+  it("starts in local mode on the memory store (DATABASE_URL empty), serves HTTP and MCP, and stops cleanly", async () => {
+    const { child, url } = await startServer({ DATABASE_URL: "" })
     running = child
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const health = await fetch(`${url}/health`)
@@ -75,6 +75,6 @@ describe("the example server", () => {
   }, 90_000)
 
   it("refuses to start local mode on an address other than loopback", async () => {
-    await expect(startServer({ HOST: "0.0.0.0" })).rejects.toThrow(/loopback/)
+    await expect(startServer({ HOST: "0.0.0.0", DATABASE_URL: "" })).rejects.toThrow(/loopback/)
   }, 90_000)
 })
