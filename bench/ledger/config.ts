@@ -1,3 +1,5 @@
+import { positiveSetting } from "../shared/positiveSetting.js"
+
 /** How many appends each stream gets in the 1-fact workloads and in the batch workload. */
 export interface AppendsPerStream {
   readonly single: number
@@ -33,26 +35,19 @@ export interface BenchConfig {
   readonly strict: boolean
 }
 
-const positive = (name: string, raw: string | undefined, fallback: number): number => {
-  if (raw === undefined || raw === "") return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`)
-  return value
-}
-
 /** Reads the settings from `env`. */
 export const readConfig = (env: NodeJS.ProcessEnv = process.env): BenchConfig => {
-  const scale = positive("BENCH_SCALE", env.BENCH_SCALE, 1)
+  const scale = positiveSetting("BENCH_SCALE", env.BENCH_SCALE, 1)
   const grow = Math.max(1, scale)
   const shrink = Math.min(1, scale)
   return {
     scale,
-    reps: Math.max(3, Math.round(positive("BENCH_REPS", env.BENCH_REPS, 5))),
+    reps: Math.max(3, Math.round(positiveSetting("BENCH_REPS", env.BENCH_REPS, 5))),
     streams: Math.max(10, Math.round(1_000 * shrink)),
     postgresAppends: { single: Math.round(grow), batch: Math.round(grow) },
     memoryAppends: { single: Math.round(20 * grow), batch: Math.round(5 * grow) },
     batchSize: 10,
-    appenders: env.BENCH_APPENDERS === "0" ? 0 : Math.round(positive("BENCH_APPENDERS", env.BENCH_APPENDERS, 4)),
+    appenders: env.BENCH_APPENDERS === "0" ? 0 : Math.round(positiveSetting("BENCH_APPENDERS", env.BENCH_APPENDERS, 4)),
     pageSize: 1_000,
     databaseUrl: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     postgres: env.BENCH_POSTGRES !== "0",

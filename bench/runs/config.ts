@@ -1,3 +1,5 @@
+import { positiveSetting } from "../shared/positiveSetting.js"
+
 /** The runs benchmark's settings, from the environment, with defaults that finish within a few minutes. */
 export interface RunsConfig {
   /** BENCH_SCALE: multiplies the runs of every row (10,000 at 1). */
@@ -20,23 +22,18 @@ export interface RunsConfig {
   readonly strict: boolean
 }
 
-const positive = (name: string, raw: string | undefined, fallback: number): number => {
-  if (raw === undefined || raw === "") return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`)
-  return value
-}
-
 /** Reads the settings from `env`. */
 export const readRunsConfig = (env: NodeJS.ProcessEnv = process.env): RunsConfig => {
-  const scale = positive("BENCH_SCALE", env.BENCH_SCALE, 1)
+  const scale = positiveSetting("BENCH_SCALE", env.BENCH_SCALE, 1)
   return {
     scale,
     runs: Math.max(30, Math.round(10_000 * scale)),
-    reps: Math.max(3, Math.round(positive("BENCH_REPS", env.BENCH_REPS, 3))),
-    concurrency: Math.round(positive("BENCH_CONCURRENCY", env.BENCH_CONCURRENCY, 8)),
-    workers: (env.BENCH_WORKERS ?? "1,2,4").split(",").map((size) => Math.round(positive("BENCH_WORKERS", size, 2))),
-    postgresWorkers: Math.round(positive("BENCH_PG_WORKERS", env.BENCH_PG_WORKERS, 2)),
+    reps: Math.max(3, Math.round(positiveSetting("BENCH_REPS", env.BENCH_REPS, 3))),
+    concurrency: Math.round(positiveSetting("BENCH_CONCURRENCY", env.BENCH_CONCURRENCY, 8)),
+    workers: (env.BENCH_WORKERS ?? "1,2,4")
+      .split(",")
+      .map((size) => Math.round(positiveSetting("BENCH_WORKERS", size, 2))),
+    postgresWorkers: Math.round(positiveSetting("BENCH_PG_WORKERS", env.BENCH_PG_WORKERS, 2)),
     databaseUrl: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     postgres: env.BENCH_POSTGRES !== "0",
     strict: env.BENCH_STRICT === "1"

@@ -1,11 +1,9 @@
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { DefinitionType } from "../../definitions/DefinitionType.js"
 import { DefinitionName } from "../../definitions/definitionFields.js"
-import { storeToRejection } from "../../ledger/unavailable.js"
-import { decodeCursor, encodeCursor } from "../../paging/cursor.js"
 import { defaultLimit, PageCursor, PageLimit, pageFields } from "../../paging/pageFields.js"
-import { Views } from "../../ports/Views.js"
+import { pageOfView } from "../../paging/pageOfView.js"
 import { publicRun, Run, type RunState } from "../RunRecord.js"
 import { runsPartition, runsView } from "../runsProjection.js"
 
@@ -16,9 +14,6 @@ export const ListedRun = Run.pipe(Schema.omit("output", "record", "studio")).ann
 export const RunPage = Schema.Struct({ runs: Schema.Array(ListedRun), ...pageFields }).annotations({
   identifier: "RunPage"
 })
-
-/** How many runs a page looks at before it stops, with filters (HTTP "Paging"). */
-const examinedBound = 1000
 
 /** list_runs: the playbook's runs, newest first by first start, filtered and paged. */
 export const listRuns = declare({
@@ -47,35 +42,24 @@ export const listRuns = declare({
     `Found ${runs.length} run${runs.length === 1 ? "" : "s"} on this page${has_more ? "; more follow from next_cursor" : ""}.`,
   handle: (input, { org, playbook }) =>
     Effect.gen(function* () {
-      const scope = `runs:${org}/${playbook!.id}`
-      const after =
-        input.cursor === undefined ? undefined : decodeCursor<{ sort: string; id: string }>(scope, input.cursor)
-      if (after !== undefined && Either.isLeft(after)) return yield* Effect.fail(after.left)
-      const limit = input.limit ?? defaultLimit
-      const views = yield* Views
-      const docs = yield* storeToRejection(
-        views.list(runsView, runsPartition(org, playbook!.id), {
-          direction: "descending",
-          limit: examinedBound + 1,
-          ...(after === undefined ? {} : { after: after.right })
-        })
-      )
-      const keeps = (run: RunState) =>
-        (input.type === undefined || run.type === input.type) &&
-        (input.name === undefined || run.name === input.name) &&
-        (input.status === undefined || run.status === input.status) &&
-        (input.steps !== false || run.within === undefined)
-      const runs: Array<RunState> = []
-      let examined = 0
-      for (const doc of docs.slice(0, examinedBound)) {
-        if (runs.length === limit) break
-        examined++
-        if (keeps(doc.data as RunState)) runs.push(doc.data as RunState)
-      }
-      const hasMore = examined < docs.length
-      const last = docs[examined - 1]
+      const filtered =
+        input.type !== undefined || input.name !== undefined || input.status !== undefined || input.steps === false
+      const page = yield* pageOfView<RunState>({
+        view: runsView,
+        partition: runsPartition(org, playbook!.id),
+        scope: `runs:${org}/${playbook!.id}`,
+        cursor: input.cursor,
+        limit: input.limit ?? defaultLimit,
+        keeps: filtered
+          ? (run) =>
+              (input.type === undefined || run.type === input.type) &&
+              (input.name === undefined || run.name === input.name) &&
+              (input.status === undefined || run.status === input.status) &&
+              (input.steps !== false || run.within === undefined)
+          : undefined
+      })
       return {
-        runs: runs.map((run) => {
+        runs: page.items.map((run) => {
           const { output: _output, record: _record, studio: _studio, ...listed } = publicRun(run)
           const rejection = listed.rejection && {
             reason: listed.rejection.reason,
@@ -84,8 +68,8 @@ export const listRuns = declare({
           }
           return { ...listed, ...(rejection === undefined ? {} : { rejection }) }
         }),
-        has_more: hasMore,
-        next_cursor: hasMore && last !== undefined ? encodeCursor(scope, { sort: last.sort, id: last.id }) : null
+        has_more: page.has_more,
+        next_cursor: page.next_cursor
       }
     })
 })
