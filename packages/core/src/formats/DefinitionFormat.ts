@@ -1,6 +1,9 @@
 import { Context, type Effect, type Either } from "effect"
 import type { DefinitionType } from "../definitions/DefinitionType.js"
+import type { Fact } from "../domain/Fact.js"
 import type { Rejection } from "../domain/Rejection.js"
+import type { Ids } from "../ports/Ids.js"
+import type { Ledger } from "../ports/Ledger.js"
 import type { Views } from "../ports/Views.js"
 
 /**
@@ -56,13 +59,20 @@ export interface FormatFact {
 }
 
 /**
+ * What a run that goes on after `run_started` does within the request that started it, with the services of the
+ * runtime: a workflow applies its `started` input and drives the run up to its first wait (it may end there).
+ */
+export type GoesOn = (started: Fact) => Effect.Effect<void, never, Ledger | Views | Ids | Formats>
+
+/**
  * How a run a format carried out ended, or that it goes on after the request: `Started`, with the facts that
- * say what it waits on (an interaction's request), recorded right after `run_started`.
+ * say what it waits on (an interaction's request), recorded right after `run_started`, and what the run does next
+ * within the request (`goesOn`), after which the run is answered as it then stands.
  */
 export type FormatEnding =
   | { readonly _tag: "Succeeded"; readonly output: unknown; readonly record: unknown }
   | { readonly _tag: "Rejected"; readonly rejection: Rejection; readonly record?: unknown }
-  | { readonly _tag: "Started"; readonly facts?: ReadonlyArray<FormatFact> }
+  | { readonly _tag: "Started"; readonly facts?: ReadonlyArray<FormatFact>; readonly goesOn?: GoesOn }
 
 /**
  * A definition type's format: how its documents are read and checked at save, and how its runs are carried out.

@@ -139,7 +139,12 @@ export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejecti
             Effect.catchTag("VersionConflict", (error) => Effect.die(error))
           )
         }
-        return startedRun
+        if (ending.goesOn === undefined) return startedRun
+        yield* ending.goesOn(appended)
+        const { run: standing } = yield* loadRun(stream)
+        if (standing === undefined || standing.status === "started" || standing.status === "succeeded")
+          return standing ?? startedRun
+        return yield* Effect.fail(rejectionOfRun(standing))
       }
       const [endFact] = yield* placeFacts(
         [{ ...endingDraft(ending), metadata: { ...metadata, causation_id: appended.id } }],
