@@ -3,6 +3,13 @@ import type { Fact } from "../domain/Fact.js"
 import type { RunState } from "./RunRecord.js"
 import type { RunFailed, RunRejected, RunStarted, RunSucceeded } from "./runFacts.js"
 
+/** The step of a workflow run whose call started this run (`metadata.called_by`), as `within` names it. */
+const withinOf = (fact: Fact): { within?: { run_id: string; step: string } } => {
+  const calledBy = fact.metadata.called_by as { run_id?: unknown; reference?: unknown } | undefined
+  if (typeof calledBy?.run_id !== "string" || typeof calledBy.reference !== "string") return {}
+  return { within: { run_id: calledBy.run_id, step: calledBy.reference.replace(/^\//, "") } }
+}
+
 /** Folds one run fact into the run as it stands: the one place a run's state is derived. */
 export const foldRun = (current: RunState | undefined, fact: Fact): RunState | undefined => {
   const at = fact.metadata.at
@@ -31,7 +38,9 @@ export const foldRun = (current: RunState | undefined, fact: Fact): RunState | u
         finishes_later: data.finishes_later,
         calls_tools: data.calls_tools,
         attempts: data.attempt,
-        ...(data.output_shape === undefined ? {} : { output_shape: data.output_shape })
+        ...(data.output_shape === undefined ? {} : { output_shape: data.output_shape }),
+        ...withinOf(fact),
+        ...(fact.metadata.acts_for === undefined ? {} : { acts_for: fact.metadata.acts_for })
       }
     }
     case "run_succeeded": {

@@ -2,6 +2,7 @@ import { type Cause, Clock, Effect } from "effect"
 import type { DefinitionRecord } from "../definitions/DefinitionRecord.js"
 import { formatOf } from "../definitions/readSource.js"
 import type { Caller } from "../domain/Caller.js"
+import type { NewFactMetadata } from "../domain/Fact.js"
 import { conflict, type Rejection, reject } from "../domain/Rejection.js"
 import type { FormatEnding, Formats } from "../formats/DefinitionFormat.js"
 import { placeFacts } from "../ledger/decide.js"
@@ -23,6 +24,9 @@ export interface RunCommand {
   readonly input: unknown
   readonly runId: string
   readonly caller: Caller
+  /** What the run's facts carry besides the run and its definition: a workflow call's `called_by`, `call_depth`,
+   * `acts_for` and cause, a trigger's `trigger` and `depth`. */
+  readonly metadata?: Partial<NewFactMetadata>
 }
 
 /** The most bytes a run's output and record may hold together as JSON. */
@@ -110,7 +114,8 @@ export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejecti
       const metadata = {
         run_id: runId,
         definition: { type: definition.type, name: definition.name, version: definition.version },
-        correlation_id: runId
+        correlation_id: runId,
+        ...command.metadata
       }
       const [startFact] = yield* placeFacts([{ type: "run_started", data: started, metadata }], caller.id)
       const appended = yield* storeToRejection(ledger.append([{ stream, expected: version, facts: [startFact] }])).pipe(
