@@ -16,7 +16,9 @@ export default defineConfig({
       },
       { find: /^@runledger\/store-postgres$/, replacement: src("./packages/store-postgres/src/index.ts") },
       { find: /^@runledger\/adapter-http$/, replacement: src("./packages/adapter-http/src/index.ts") },
-      { find: /^@runledger\/adapter-mcp$/, replacement: src("./packages/adapter-mcp/src/index.ts") }
+      { find: /^@runledger\/adapter-mcp$/, replacement: src("./packages/adapter-mcp/src/index.ts") },
+      { find: /^@runledger\/tool-servers$/, replacement: src("./packages/tool-servers/src/index.ts") },
+      { find: /^@runledger\/model-providers$/, replacement: src("./packages/model-providers/src/index.ts") }
     ]
   },
   test: {

@@ -3,7 +3,8 @@
  * memory store with 1, 2 and 4 sandbox workers and on Postgres, beside the same program in a bare QuickJS
  * context of the same build on this thread, as medians of interleaved repetitions. See bench/README.md.
  */
-import { cpus } from "node:os"
+import { cpus, loadavg } from "node:os"
+import { performance } from "node:perf_hooks"
 import { median } from "../ledger/measure.js"
 import { loadPostgresStore } from "../ledger/postgresStore.js"
 import { bareQuickJs } from "./bareQuickJs.js"
@@ -13,6 +14,9 @@ import { openRuntimeRow, type RuntimeRow } from "./runtimeRow.js"
 
 const config = readRunsConfig()
 const perRep = Math.ceil(config.runs / config.reps)
+/** The sequential row takes a tenth of the runs: one at a time, it would take most of the benchmark's time. */
+const runsOf = (row: { readonly name: string; readonly concurrency: number }) =>
+  row.concurrency === 1 && row.name !== "bare QuickJS" ? Math.max(30, Math.round(perRep / 10)) : perRep
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const targetRunsPerSecond = 1_000
 
@@ -27,6 +31,10 @@ interface Sample {
   readonly sandboxShare?: number
   /** Runs that did not succeed, by HTTP status. */
   readonly refused: string
+  /** CPU time of the whole process (main thread and workers, user + system) per run, in milliseconds. */
+  readonly cpuPerRun: number
+  /** Time the main thread's event loop was busy per run, in milliseconds (`performance.eventLoopUtilization`). */
+  readonly mainPerRun: number
 }
 
 interface Row {
@@ -39,9 +47,14 @@ interface Row {
   readonly samples: Array<Sample>
 }
 
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ")
 log(
   `runs bench: ${config.runs} runs per row in ${config.reps} interleaved reps of ${perRep} (BENCH_SCALE=${config.scale}), ` +
-    `${config.concurrency} requests in flight, node ${process.version}, ${cpus().length} cpus`
+    `${config.concurrency} requests in flight (1 in the sequential row, which takes a tenth of the runs), node ${process.version}, ` +
+    `${cpus().length} cpus, load average ${load()}`
 )
 
 const bare = await bareQuickJs()
@@ -55,28 +68,32 @@ const rows: Array<Row> = [
     samples: []
   }
 ]
-const addRuntime = async (store: string, workers: number, open: () => Promise<RuntimeRow>) => {
+const addRuntime = async (store: string, workers: number, open: () => Promise<RuntimeRow>, concurrency: number) => {
   const runtime = await open()
   rows.push({
-    name: "HTTP run",
+    name: concurrency === 1 ? "HTTP run, sequential" : "HTTP run",
     store,
     workers: String(workers),
-    concurrency: config.concurrency,
+    concurrency,
     call: runtime.run,
     runtime,
     samples: []
   })
 }
-for (const workers of config.workers)
-  await addRuntime("memory", workers, () => openRuntimeRow({ kind: "memory" }, workers))
+const memoryRow = (workers: number) => () => openRuntimeRow({ kind: "memory" }, workers)
+for (const workers of config.workers) await addRuntime("memory", workers, memoryRow(workers), config.concurrency)
+await addRuntime("memory", config.workers[0]!, memoryRow(config.workers[0]!), 1)
 let postgresNote = config.postgres ? "" : "skipped (BENCH_POSTGRES=0)"
 if (config.postgres) {
   const store = await loadPostgresStore()
   if (!store.available) postgresNote = store.reason
   else {
     const url = config.databaseUrl
-    await addRuntime("postgres", config.postgresWorkers, () =>
-      openRuntimeRow({ kind: "postgres", store, url }, config.postgresWorkers)
+    await addRuntime(
+      "postgres",
+      config.postgresWorkers,
+      () => openRuntimeRow({ kind: "postgres", store, url }, config.postgresWorkers),
+      config.concurrency
     ).catch((error: unknown) => {
       postgresNote = `the store could not be opened: ${String(error)}`
     })
@@ -88,7 +105,11 @@ const measure = async (row: Row, count: number): Promise<Sample> => {
     row.runtime.sandboxTimes.length = 0
     row.runtime.refused.clear()
   }
+  const cpu = process.cpuUsage()
+  const busy = performance.eventLoopUtilization()
   const { latencies, seconds } = await drive(count, row.concurrency, row.call)
+  const used = process.cpuUsage(cpu)
+  const main = performance.eventLoopUtilization(busy)
   const times = row.runtime?.sandboxTimes ?? []
   const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
   return {
@@ -96,6 +117,8 @@ const measure = async (row: Row, count: number): Promise<Sample> => {
     p50: quantile(latencies, 0.5),
     p95: quantile(latencies, 0.95),
     refused: [...(row.runtime?.refused ?? [])].map(([status, count]) => `${count}×${status}`).join(" "),
+    cpuPerRun: (used.user + used.system) / 1_000 / count,
+    mainPerRun: main.active / count,
     ...(times.length === 0 ? {} : { sandboxP50: quantile(times, 0.5), sandboxShare: sum(times) / sum(latencies) })
   }
 }
@@ -104,7 +127,7 @@ log("warm-up…")
 for (const row of rows) await measure(row, Math.min(perRep, 200))
 for (let rep = 0; rep < config.reps; rep++) {
   const order = rep % 2 === 0 ? rows : [...rows].reverse()
-  for (const row of order) row.samples.push(await measure(row, perRep))
+  for (const row of order) row.samples.push(await measure(row, runsOf(row)))
   log(
     `rep ${rep + 1}/${config.reps}: ${rows
       .map((row) => `${row.store}/${row.workers} ${Math.round(row.samples.at(-1)!.runsPerSecond)}/s`)
@@ -128,6 +151,8 @@ const header = [
   "p50 / bare p50",
   "sandbox p50 ms",
   "sandbox share",
+  "cpu ms/run",
+  "main ms/run",
   "not 2xx (per rep)",
   "target",
   "result"
@@ -135,9 +160,10 @@ const header = [
 const cells = rows.map((row) => {
   const runsPerSecond = of(row, (sample) => sample.runsPerSecond)
   const share = of(row, (sample) => sample.sandboxShare)
-  const target = row.store === "memory" ? `≥ ${targetRunsPerSecond} runs/s, share ≤ 0.50` : "—"
+  const targeted = row.store === "memory" && row.concurrency > 1
+  const target = targeted ? `≥ ${targetRunsPerSecond} runs/s, share ≤ 0.50` : "—"
   const clean = row.samples.every((sample) => sample.refused === "")
-  const pass = row.store === "memory" ? clean && runsPerSecond >= targetRunsPerSecond && share <= 0.5 : undefined
+  const pass = targeted ? clean && runsPerSecond >= targetRunsPerSecond && share <= 0.5 : undefined
   return [
     row.name,
     row.store,
@@ -158,6 +184,14 @@ const cells = rows.map((row) => {
       2
     ),
     fixed(share, 2),
+    fixed(
+      of(row, (sample) => sample.cpuPerRun),
+      2
+    ),
+    fixed(
+      of(row, (sample) => sample.mainPerRun),
+      2
+    ),
     row.samples.map((sample) => sample.refused || "0").join(", "),
     target,
     pass === undefined ? "—" : pass ? "PASS" : "FAIL"
@@ -170,8 +204,11 @@ log(
   "\nMedians over the repetitions. p50/p95: latency of one run as its caller sees it (HTTP round trip in-process; " +
     "bare: one newContext…dispose). p50 / bare p50: how many bare runs one HTTP run costs. sandbox p50: time in " +
     "Sandbox.run (wait for a worker, messages, the run in the worker). sandbox share: time in Sandbox.run / " +
-    "HTTP round-trip time, summed over a repetition's runs. not 2xx: runs refused (503 = no worker free within the " +
-    "10 s deadline), counted in runs/s and latency as answered."
+    "HTTP round-trip time, summed over a repetition's runs (in the sequential row nothing queues, so it is the " +
+    "sandbox's part of a run). cpu ms/run: CPU time of the process, all threads, per run; main ms/run: time the " +
+    "main thread's event loop was busy per run — on 2 cores runs/s cannot exceed 1000 / main ms/run nor " +
+    "2000 / cpu ms/run. not 2xx: runs refused (503 = no worker free within the 10 s deadline), counted in runs/s " +
+    `and latency as answered. Load average at the end: ${load()}.`
 )
 if (postgresNote !== "") log(`\nPOSTGRES ROW MISSING: ${postgresNote}`)
 const missed = cells.filter((line) => line.at(-1) === "FAIL")

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { toWebHandler } from "@runledger/adapter-http"
-import { FormatsLive, type Ledger, RunLedger, type Views } from "@runledger/core"
+import { type ContentStore, FormatsLive, type Ledger, RunLedger, type Views } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import { clientLayer, type PostgresStore } from "../ledger/postgresStore.js"
@@ -35,6 +35,26 @@ class Refused extends Error {
 }
 
 const playbook = "/v1/orgs/local/playbooks/bench"
+
+/**
+ * Sends a request again while it is refused with 503, or a save with "the type check did not finish within 2 s",
+ * up to 30 times 2 s apart: a loaded machine may start the checker or a sandbox worker later than a save or a run
+ * waits for it, or slow the checker past its bound.
+ */
+const patiently = async (request: () => Promise<void>) => {
+  for (let attempt = 1; ; attempt++) {
+    const failure = await request().then(
+      () => undefined,
+      (error: unknown) => error
+    )
+    if (failure === undefined) return
+    const again =
+      failure instanceof Refused &&
+      (failure.status === 503 || (failure.status === 422 && failure.message.includes("did not finish within")))
+    if (!again || attempt === 30) throw failure
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+  }
+}
 const local = { remoteAddress: "127.0.0.1" }
 
 /**
@@ -44,7 +64,7 @@ const local = { remoteAddress: "127.0.0.1" }
 export const openRuntimeRow = async (store: RowStore, runWorkers: number): Promise<RuntimeRow> => {
   const sandboxTimes: Array<number> = []
   const schema = `bench_${randomBytes(6).toString("hex")}`
-  const storeLayer: Layer.Layer<Ledger | Views, unknown> =
+  const storeLayer: Layer.Layer<Ledger | Views | ContentStore, unknown> =
     store.kind === "memory" ? MemoryStore.layer : store.store.layer({ url: store.url, schema })
   const runtime = ManagedRuntime.make(
     RunLedger.onStore(storeLayer, {}, FormatsLive.pipe(Layer.provide(timedSandbox(runWorkers, sandboxTimes))))
@@ -70,16 +90,7 @@ export const openRuntimeRow = async (store: RowStore, runWorkers: number): Promi
       diagram: "none",
       overview: "Twice a number."
     })
-  // A loaded machine may start the checker later than a save waits for it: send the save again, as a 503 asks.
-  for (let attempt = 1; ; attempt++) {
-    const failure = await save().then(
-      () => undefined,
-      (error: unknown) => error
-    )
-    if (failure === undefined) break
-    if (!(failure instanceof Refused && failure.status === 503) || attempt === 5) throw failure
-    await new Promise((resolve) => setTimeout(resolve, 2_000))
-  }
+  await patiently(save)
   const refused = new Map<number, number>()
   const run = (index: number) =>
     send("POST", `${playbook}/definitions/computation/twice/run`, { input: inputOf(index) }).catch((error: unknown) => {
@@ -87,7 +98,7 @@ export const openRuntimeRow = async (store: RowStore, runWorkers: number): Promi
       refused.set(status, (refused.get(status) ?? 0) + 1)
     })
   for (let index = 0; index < runWorkers; index++)
-    await send("POST", `${playbook}/definitions/computation/twice/run`, { input: inputOf(index) })
+    await patiently(() => send("POST", `${playbook}/definitions/computation/twice/run`, { input: inputOf(index) }))
   return {
     run,
     refused,

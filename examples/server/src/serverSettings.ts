@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs"
 import { type ApiKeyConfig, isLoopback, type RuntimeSettings } from "@runledger/core"
 import { parse } from "yaml"
+import { type ModelsFile, readModelSettings } from "./modelSettings.js"
+import { readToolServers, type ToolServerFileEntry } from "./toolServerSettings.js"
 
 /** How the example server is set up: where it listens, which store it uses, and the runtime's settings. */
 export interface ServerSettings {
@@ -8,6 +10,8 @@ export interface ServerSettings {
   readonly port: number
   /** PostgreSQL's address; absent = the memory store. */
   readonly databaseUrl: string | undefined
+  /** The PostgreSQL schema the store keeps its tables in (DATABASE_SCHEMA); absent = the store's default. */
+  readonly databaseSchema?: string
   readonly runtime: Partial<RuntimeSettings>
 }
 
@@ -21,10 +25,15 @@ interface SettingsFile {
     readonly permissions: ApiKeyConfig["permissions"]
     readonly playbooks?: ReadonlyArray<string>
   }>
+  /** The model providers, aliases and allow list of reasoning functions. */
+  readonly models?: ModelsFile
+  /** The tool servers functions may use; `${VAR}` references read from the environment. */
+  readonly tool_servers?: ReadonlyArray<ToolServerFileEntry>
 }
 
 /**
- * Reads the server's settings from the environment (HOST, PORT, DATABASE_URL, PUBLIC_URL, STUDIO_ORIGIN) and an
+ * Reads the server's settings from the environment (HOST, PORT, DATABASE_URL, DATABASE_SCHEMA, PUBLIC_URL,
+ * STUDIO_ORIGIN) and an
  * optional YAML file named by RUNLEDGER_SETTINGS. Local mode is on unless the file turns it off, and only on a
  * loopback address: the server refuses to start local mode anywhere else.
  */
@@ -37,16 +46,21 @@ export const readServerSettings = (env: NodeJS.ProcessEnv): ServerSettings => {
   const localMode = file.local_mode ?? true
   if (localMode && !isLoopback(host) && host !== "localhost")
     throw new Error(`Local mode trusts every request, so it listens only on a loopback address, not ${host}.`)
+  const models = readModelSettings(file.models, env)
+  const toolServers = readToolServers(file.tool_servers)
   return {
     host,
     port,
     databaseUrl: env.DATABASE_URL || undefined,
+    ...(env.DATABASE_SCHEMA ? { databaseSchema: env.DATABASE_SCHEMA } : {}),
     runtime: {
       localMode,
       localName: env.USER ?? "local developer",
       apiKeys: (file.api_keys ?? []).map((key) => ({ ...key })),
       ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
-      ...(env.STUDIO_ORIGIN ? { studioOrigin: env.STUDIO_ORIGIN } : {})
+      ...(env.STUDIO_ORIGIN ? { studioOrigin: env.STUDIO_ORIGIN } : {}),
+      ...(models === undefined ? {} : { models }),
+      ...(toolServers.length === 0 ? {} : { toolServers })
     }
   }
 }

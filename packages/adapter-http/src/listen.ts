@@ -8,7 +8,11 @@ import { webHandlerApp } from "./webHandlerApp.js"
 /** A running server: its base URL, and how to stop it. */
 export interface Listening {
   readonly url: string
-  readonly close: () => Promise<void>
+  /**
+   * Stops listening and closes the connections: idle ones at once, those still writing an answer after
+   * `graceMillis` (default 0: every connection at once).
+   */
+  readonly close: (graceMillis?: number) => Promise<void>
 }
 
 /**
@@ -39,10 +43,14 @@ export const listen = async (
   }
   return {
     url: `http://${authority()}`,
-    close: () =>
+    close: (graceMillis = 0) =>
       new Promise<void>((done, failed) => {
-        server.close((error) => (error ? failed(error) : done()))
-        server.closeAllConnections()
+        const cut = setTimeout(() => server.closeAllConnections(), graceMillis)
+        server.close((error) => {
+          clearTimeout(cut)
+          return error ? failed(error) : done()
+        })
+        server.closeIdleConnections()
       }).then(() => serving.dispose())
   }
 }

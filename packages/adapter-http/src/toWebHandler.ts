@@ -36,6 +36,8 @@ export interface HttpHandlerOptions {
   readonly mounts?: ReadonlyArray<WebMount>
   /** The operations to serve; the core's catalog when absent. */
   readonly catalog?: ReadonlyArray<Operation>
+  /** Aborted once the server stops: from then on every operation answers `unavailable` (HTTP API seed). */
+  readonly shutdown?: AbortSignal
 }
 
 /** A mount's answer to the web-standard request the app was handed, its body streamed on as the mount writes it. */
@@ -74,6 +76,10 @@ export const toWebHandler = (runtime: RunLedgerRuntime, options: HttpHandlerOpti
       if (published !== undefined) return published
       const credential = yield* credentialOf(request)
       const caller = yield* Effect.flatMap(Authenticator, (authenticator) => authenticator.authenticate(credential))
+      if (options.shutdown?.aborted)
+        return yield* Effect.fail(
+          reject("unavailable", "RunLedger is stopping, so it takes no new request; send it again once it runs.")
+        )
       const match = routes.match(request.method, url.pathname)
       if (match._tag === "NotFound")
         return yield* Effect.fail(reject("not_found", `This server serves nothing at ${url.pathname}.`))

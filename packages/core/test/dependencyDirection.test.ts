@@ -26,7 +26,8 @@ const allowed: Record<string, RegExp> = {
   "store-memory": /^(effect|@runledger\/core)(\/|$)/,
   "store-postgres": /^(effect|@effect\/(sql|sql-pg|platform|experimental)|@runledger\/core|pg|vitest)(\/|$)/,
   "adapter-http": /^(effect|@effect\/(platform|platform-node)|@runledger\/core)(\/|$)/,
-  "adapter-mcp": /^(effect|@modelcontextprotocol\/(server|core)|@runledger\/core|zod)(\/|$)/
+  "adapter-mcp": /^(effect|@modelcontextprotocol\/(server|core)|@runledger\/core|zod)(\/|$)/,
+  "tool-servers": /^(effect|@modelcontextprotocol\/client|@runledger\/core|yaml)(\/|$)/
 }
 
 describe("the direction of dependencies", () => {

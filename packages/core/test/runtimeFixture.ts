@@ -33,10 +33,14 @@ export const testKeys: ReadonlyArray<ApiKeyConfig> = [
   { key: "other-org", name: "elsewhere", org: "globex", permissions: ["org:read", "org:write"] }
 ]
 
-/** A runtime on the memory store with the test keys, and helpers to call operations as a key. */
-export const makeRuntime = (settings: Partial<RuntimeSettings> = {}, formats: Layer.Layer<Formats> = echoFormats) => {
+/** A runtime on a store (memory unless given) with the test keys, and helpers to call operations as a key. */
+export const makeRuntime = (
+  settings: Partial<RuntimeSettings> = {},
+  formats: Layer.Layer<Formats> = echoFormats,
+  store: Parameters<typeof RunLedger.onStore>[0] = MemoryStore.layer
+) => {
   const runtime = ManagedRuntime.make(
-    RunLedger.onStore(MemoryStore.layer, { localMode: false, apiKeys: testKeys, ...settings }, formats)
+    RunLedger.onStore(store, { localMode: false, apiKeys: testKeys, ...settings }, formats)
   )
   const callerOf = (key: string): Promise<Caller> =>
     runtime.runPromise(Effect.flatMap(Authenticator, (auth) => auth.authenticate({ bearer: key, loopback: true })))

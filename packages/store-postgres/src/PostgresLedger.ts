@@ -1,10 +1,11 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Ledger, Projections, StoreUnavailable, Views } from "@runledger/core"
+import { ContentStore, Ledger, Projections, StoreUnavailable, Views } from "@runledger/core"
 import { type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import { appendFacts } from "./appendFacts.js"
 import { type FactRow, factColumns, toFact, toPositionedFact } from "./factRows.js"
 import { migrate } from "./migrations.js"
+import { makeContentStore } from "./PostgresContentStore.js"
 import { type PostgresLedgerOptions, resolveSchema } from "./PostgresLedgerOptions.js"
 import { makeViews } from "./PostgresViews.js"
 import { readAll } from "./readAll.js"
@@ -15,13 +16,13 @@ import { makeWakeups } from "./Wakeups.js"
 export type { PostgresLedgerOptions } from "./PostgresLedgerOptions.js"
 
 /**
- * The ledger and the views on PostgreSQL, for many instances on one database. Building the layer opens a pool,
+ * The ledger, the views and the content store on PostgreSQL, for many instances on one database. Building the layer opens a pool,
  * migrates the schema and starts listening for other instances' appends; it fails with `StoreUnavailable` when the
  * database cannot be reached or migrated, and with a `ConfigError` for a bad schema name.
  */
 export const layer = (
   options: PostgresLedgerOptions
-): Layer.Layer<Ledger | Views, StoreUnavailable | ConfigError.ConfigError, Projections> =>
+): Layer.Layer<Ledger | Views | ContentStore, StoreUnavailable | ConfigError.ConfigError, Projections> =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const schema = yield* resolveSchema(options)
@@ -65,6 +66,9 @@ export const layer = (
         wakeups: wakeups.subscribe
       })
 
-      return Context.make(Ledger, ledger).pipe(Context.add(Views, makeViews(sql, tables, projections)))
+      return Context.make(Ledger, ledger).pipe(
+        Context.add(Views, makeViews(sql, tables, projections)),
+        Context.add(ContentStore, makeContentStore(sql, tables))
+      )
     })
   )

@@ -6,6 +6,8 @@ export interface Tables {
   readonly schema: string
   readonly facts: Fragment
   readonly views: Fragment
+  /** The content store's texts (tool-call arguments and answers), by owner and digest. */
+  readonly content: Fragment
   /** The migrator's bookkeeping table, as the qualified name it takes. */
   readonly migrations: string
 }
@@ -15,5 +17,6 @@ export const makeTables = (sql: PgClient, schema: string): Tables => ({
   schema,
   facts: sql`${sql(`${schema}.runledger_facts`)}`,
   views: sql`${sql(`${schema}.runledger_views`)}`,
+  content: sql`${sql(`${schema}.runledger_content`)}`,
   migrations: `${schema}.runledger_migrations`
 })

@@ -43,7 +43,14 @@ const migrations = (sql: PgClient, tables: Tables) =>
     }),
     "2_append_functions": Effect.forEach(appendFunctions(tables.schema), (statement) => sql.unsafe(statement), {
       discard: true
-    })
+    }),
+    "3_content": sql`CREATE TABLE ${tables.content} (
+      owner text COLLATE "C" NOT NULL,
+      sha256 text COLLATE "C" NOT NULL,
+      chunk integer NOT NULL,
+      text text NOT NULL,
+      PRIMARY KEY (owner, sha256, chunk)
+    )`
   })
 
 /**

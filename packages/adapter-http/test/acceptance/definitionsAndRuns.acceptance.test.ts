@@ -87,7 +87,7 @@ onEveryStore("definitions and runs over HTTP", (store) => {
 
   it("refuses the types it does not run yet as unavailable, without Retry-After", async () => {
     const base = await playbook()
-    const refused = await server.send("POST", `${base}/definitions/reasoning`, {
+    const refused = await server.send("POST", `${base}/definitions/prediction`, {
       name: "think",
       source: "---\n---\n",
       diagram: "none"

@@ -1,4 +1,7 @@
+import { InteractionSettings } from "@runledger/core"
+import { Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 /** A request held for an agent: a refund decision. */
@@ -124,5 +127,83 @@ onEveryStore("interaction functions", (store) => {
     expect(late.status).toBe(409)
     const again = await server.send("POST", `${base}/definitions/interaction/ask/run`, { input, run_id: runId })
     expect(again.status).toBe(409)
+  })
+})
+
+/** The open requests a playbook holds at most in the suite below. */
+const cap = 3
+
+onEveryStore("interaction functions on a clock the test moves, with a cap of 3 open requests", (store) => {
+  const clock = makeShiftedClock()
+  let server: AcceptanceServer
+  beforeAll(async () => {
+    server = await startAcceptanceServer(
+      store(),
+      {},
+      Layer.provideMerge(
+        Layer.succeed(InteractionSettings, { openRequestCap: cap, sweepMillis: 30_000, concurrency: 4 }),
+        clock.layer
+      )
+    )
+  }, 60_000)
+  afterAll(() => server?.close())
+
+  /** A new playbook with the ask function saved; its base path. */
+  const playbookWithAsk = async () => {
+    const id = `p${crypto.randomUUID().slice(0, 8)}`
+    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
+    const base = `/v1/orgs/local/playbooks/${id}`
+    const saved = await server.send("POST", `${base}/definitions/interaction`, {
+      name: "ask",
+      source: ask,
+      diagram: "none",
+      overview: "Asks."
+    })
+    expect(saved.status).toBe(201)
+    return base
+  }
+
+  it("expiry ends the run unanswered/expired; the same run id and input then answers 410 unanswered", async () => {
+    const base = await playbookWithAsk()
+    const runId = "0199a3c4-7d2e-7c1a-9b3f-2f1e0d9c8b7a"
+    const started = await server.send("POST", `${base}/definitions/interaction/ask/run`, { input, run_id: runId })
+    expect([started.status, started.body.status]).toEqual([200, "started"])
+    clock.shift("23 hours")
+    expect((await server.send("GET", `${base}/runs/${runId}`)).body.status).toBe("started")
+    clock.shift("1 hour")
+    const began = performance.now()
+    let run = (await server.send("GET", `${base}/runs/${runId}`)).body
+    while (run.status === "started") {
+      if (performance.now() - began > 2_000) throw new Error(`the run ${runId} did not end within 2 s`)
+      // The host's timer loop may have gone back to sleep just before the last shift: a sweep's time passes.
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      clock.shift("30 seconds")
+      run = (await server.send("GET", `${base}/runs/${runId}`)).body
+    }
+    expect(run).toMatchObject({ status: "rejected", rejection: { reason: "unanswered", kind: "expired" } })
+    const again = await server.send("POST", `${base}/definitions/interaction/ask/run`, { input, run_id: runId })
+    expect(again.status).toBe(410)
+    expect(again.body).toMatchObject({
+      type: "https://on.auto/problems/unanswered",
+      status: 410,
+      reason: "unanswered",
+      kind: "expired"
+    })
+    const late = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: "grant" } })
+    expect(late.status).toBe(409)
+    expect((await server.send("GET", `${base}/interactions`)).body.interactions).toEqual([])
+  })
+
+  it("runs started at once never hold more open requests than the cap", async () => {
+    const base = await playbookWithAsk()
+    const starts = await Promise.all(
+      Array.from({ length: 8 }, () => server.send("POST", `${base}/definitions/interaction/ask/run`, { input }))
+    )
+    const started = starts.filter((start) => start.status === 200)
+    const refused = starts.filter((start) => start.status !== 200)
+    expect(started).toHaveLength(cap)
+    for (const start of refused)
+      expect([start.status, start.body.reason, start.body.kind]).toEqual([503, "unavailable", "requests_full"])
+    expect((await server.send("GET", `${base}/interactions`)).body.interactions).toHaveLength(cap)
   })
 })

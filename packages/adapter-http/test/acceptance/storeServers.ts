@@ -1,9 +1,16 @@
 import { listen, toWebHandler } from "@runledger/adapter-http"
-import { Ledger, RunLedger, type RuntimeSettings } from "@runledger/core"
+import {
+  Ledger,
+  type ModelProvider,
+  RunLedger,
+  type RuntimeConfig,
+  type RuntimeSettings,
+  type ToolServers
+} from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import * as PostgresStore from "@runledger/store-postgres"
 import { postgresSuite } from "@runledger/store-postgres/testing"
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { describe } from "vitest"
 
 /** The store an acceptance server runs on. */
@@ -11,11 +18,29 @@ export type AcceptanceStore =
   | { readonly kind: "memory" }
   | { readonly kind: "postgres"; readonly url: string; readonly schema: string }
 
-/** A runtime on a store, its HTTP handler served over real HTTP on 127.0.0.1, and helpers to call it. */
-export const startAcceptanceServer = async (store: AcceptanceStore, settings: Partial<RuntimeSettings> = {}) => {
+/**
+ * A runtime on a store, its HTTP handler served over real HTTP on 127.0.0.1, and helpers to call it. `services`
+ * are built first and kept in the runtime: settings such as `InteractionSettings`, or `TestContext` so a test
+ * drives the clock of the requests and the host with `runtime.runPromise(TestClock.adjust(…))`. `outside` gives the
+ * ports that reach outside the runtime: the model provider and the tool servers.
+ */
+export const startAcceptanceServer = async <S = never>(
+  store: AcceptanceStore,
+  settings: Partial<RuntimeSettings> = {},
+  services: Layer.Layer<S> = Layer.empty as Layer.Layer<S>,
+  outside: {
+    readonly modelProvider?: Layer.Layer<ModelProvider>
+    readonly toolServers?: Layer.Layer<ToolServers, never, RuntimeConfig>
+  } = {}
+) => {
   const storeLayer =
     store.kind === "memory" ? MemoryStore.layer : PostgresStore.layer({ url: store.url, schema: store.schema })
-  const runtime = ManagedRuntime.make(RunLedger.onStore(storeLayer, settings))
+  const runtime = ManagedRuntime.make(
+    Layer.provideMerge(
+      RunLedger.onStore(storeLayer, settings, undefined, outside.modelProvider, outside.toolServers),
+      services
+    )
+  )
   const server = await listen(toWebHandler(runtime), { port: 0 })
   return {
     runtime,
@@ -44,7 +69,7 @@ export const startAcceptanceServer = async (store: AcceptanceStore, settings: Pa
   }
 }
 
-export type AcceptanceServer = Awaited<ReturnType<typeof startAcceptanceServer>>
+export type AcceptanceServer = Awaited<ReturnType<typeof startAcceptanceServer<never>>>
 
 /**
  * Declares an acceptance suite once per store: on memory always, and on PostgreSQL (a schema of its own) when

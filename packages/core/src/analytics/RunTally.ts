@@ -37,4 +37,20 @@ export interface RunTally {
   readonly attempt_cost_usd: number | null
   /** From its latest start to its end, when it succeeded or failed. */
   readonly duration_ms: number | null
+  /** What the run adds to its day's bucket as the bucket stands, when it counts there (ADR 0178). */
+  readonly counted?: Contribution
 }
+
+/** What one ended run adds to the bucket of its day and definition. */
+export interface Contribution {
+  readonly status: "succeeded" | "failed" | "rejected"
+  readonly tokens: Tokens
+  readonly cost_usd: number | null
+  readonly duration_ms: number | null
+}
+
+/** What a run adds to its bucket: nothing while it goes on or before it was seen to start. */
+export const contributionOf = (tally: RunTally | undefined): Contribution | undefined =>
+  tally === undefined || tally.status === "started"
+    ? undefined
+    : { status: tally.status, tokens: tally.tokens, cost_usd: tally.cost_usd, duration_ms: tally.duration_ms }

@@ -17,6 +17,8 @@ import { listPlaybookEvents } from "../events/operations/listPlaybookEvents.js"
 import { getGuide } from "../guides/getGuide.js"
 import { answerInteraction } from "../interactions/operations/answerInteraction.js"
 import { listInteractions } from "../interactions/operations/listInteractions.js"
+import { listModels } from "../models/operations/listModels.js"
+import { publishEvent } from "../playbookEvents/operations/publishEvent.js"
 import { createPlaybook } from "../playbooks/operations/createPlaybook.js"
 import { getPlaybook } from "../playbooks/operations/getPlaybook.js"
 import { listPlaybooks } from "../playbooks/operations/listPlaybooks.js"
@@ -28,6 +30,8 @@ import { cancelRun } from "../runs/operations/cancelRun.js"
 import { getRun } from "../runs/operations/getRun.js"
 import { listRuns } from "../runs/operations/listRuns.js"
 import { runDefinition } from "../runs/operations/runDefinition.js"
+import { toolOperations } from "../tools/toolOperations.js"
+import { sendRunEvent } from "../workflow/operations/sendRunEvent.js"
 import type { Operation } from "./Operation.js"
 
 /** Every operation the runtime serves, each declared once; both adapters are built from this list. */
@@ -51,17 +55,21 @@ export const catalog: ReadonlyArray<Operation> = [
   getRun,
   listRuns,
   cancelRun,
+  sendRunEvent,
   listInteractions,
   answerInteraction,
   getRunHistory,
   listPlaybookEvents,
   getEvent,
+  publishEvent,
   listOrgChanges,
   listPlaybookChanges,
   getPlaybookAnalytics,
   ...commentOperations,
   ...activityOperations,
-  getGuide
+  getGuide,
+  listModels,
+  ...toolOperations
 ]
 
 /** The operation of a name. */

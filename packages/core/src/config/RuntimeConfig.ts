@@ -1,4 +1,6 @@
 import { Context } from "effect"
+import type { ModelSettings } from "../models/ModelSettings.js"
+import type { ToolServerEntry } from "../tools/ToolServerEntry.js"
 
 /** An API key the runtime accepts: its secret, its org, its permissions and optionally its playbooks. */
 export interface ApiKeyConfig {
@@ -25,6 +27,12 @@ export interface RuntimeSettings {
   /** The runtime's name as it introduces itself over MCP and in problem words. */
   readonly serverName: string
   readonly serverVersion: string
+  /** The longest a workflow run may go on, in ms (workflow-format.md §15): 2 hours to 365 days, default 30 days. */
+  readonly maxRunMilliseconds?: number
+  /** The tool servers the operator set up (`tool_servers`); none when absent. */
+  readonly toolServers?: ReadonlyArray<ToolServerEntry>
+  /** The model providers, aliases and allow list reasoning functions run on; no provider when absent. */
+  readonly models?: ModelSettings
 }
 
 /** The runtime's settings as a service. */

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { CallerReference } from "../domain/Caller.js"
+import { TriggerView } from "../workflow/triggers/TriggerView.js"
 import { DefinitionType } from "./DefinitionType.js"
 
 /** A definition as it stands: its latest version, its status and who did what, as the definition view holds it. */
@@ -16,6 +17,10 @@ export const DefinitionRecord = Schema.Struct({
   output_schema: Schema.optional(Schema.Unknown),
   details: Schema.optional(Schema.Struct({ shape: Schema.String })),
   warnings: Schema.optional(Schema.Array(Schema.String)),
+  /** A workflow's triggers in document order (workflow-format.md §12.6). */
+  triggers: Schema.optional(Schema.Array(TriggerView)),
+  /** The id of the record that saved the current version of a workflow with triggers; shown while active. */
+  triggers_since: Schema.optional(Schema.String),
   created_at: Schema.String,
   created_by: CallerReference,
   updated_at: Schema.String,
@@ -46,6 +51,8 @@ export const Definition = Schema.Struct({
 export type Definition = typeof Definition.Type
 
 /** A definition as list_definitions shows it: without overview, diagram, used_by and source. */
-export const ListedDefinition = DefinitionRecord.pipe(Schema.omit("overview", "diagram", "source")).annotations({
+export const ListedDefinition = DefinitionRecord.pipe(
+  Schema.omit("overview", "diagram", "source", "triggers_since")
+).annotations({
   identifier: "ListedDefinition"
 })

@@ -1,4 +1,5 @@
 import type { CallerReference } from "../domain/Caller.js"
+import type { TriggerView } from "../workflow/triggers/TriggerView.js"
 import type { DefinitionType } from "./DefinitionType.js"
 
 /** What a saved version holds: the document as written, the API fields beside it, and what its format read. */
@@ -11,6 +12,8 @@ export interface DefinitionVersionData {
   readonly input_schema?: unknown
   readonly output_schema?: unknown
   readonly shape?: "table" | "series" | "asset"
+  /** A workflow's triggers, in document order. */
+  readonly triggers?: ReadonlyArray<TriggerView>
   readonly warnings: ReadonlyArray<string>
   readonly finishes_later: boolean
   readonly calls_tools: boolean

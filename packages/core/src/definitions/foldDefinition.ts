@@ -7,8 +7,8 @@ import type {
   DefinitionVersionData
 } from "./definitionFacts.js"
 
-/** The fields a version sets, replacing those of the version before. */
-const versionFields = (data: DefinitionVersionData) => ({
+/** The fields a version sets, replacing those of the version before; `id` is the record that saved it. */
+const versionFields = (data: DefinitionVersionData, id: string) => ({
   version: data.version,
   source: data.source,
   overview: data.overview,
@@ -18,6 +18,8 @@ const versionFields = (data: DefinitionVersionData) => ({
   output_schema: data.output_schema,
   details: data.shape === undefined ? undefined : { shape: data.shape },
   warnings: data.warnings.length === 0 ? undefined : data.warnings,
+  triggers: data.triggers,
+  triggers_since: data.triggers === undefined ? undefined : id,
   finishes_later: data.finishes_later,
   calls_tools: data.calls_tools
 })
@@ -39,11 +41,14 @@ export const foldDefinition = (current: DefinitionRecord | undefined, fact: Fact
         created_at: at,
         created_by: data.created_by,
         updated_at: at,
-        ...versionFields(data)
+        ...versionFields(data, fact.id)
       })
     }
     case "definition_updated":
-      return current && defined({ ...current, ...versionFields(fact.data as DefinitionVersionData), updated_at: at })
+      return (
+        current &&
+        defined({ ...current, ...versionFields(fact.data as DefinitionVersionData, fact.id), updated_at: at })
+      )
     case "definition_paused": {
       const data = fact.data as DefinitionPaused
       return (

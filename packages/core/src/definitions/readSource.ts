@@ -1,6 +1,12 @@
 import { Effect, Either, Option } from "effect"
 import { invalidInput, type Rejection, reject } from "../domain/Rejection.js"
-import { type DefinitionFormat, Formats, type ReadDocument, sourceIssueWords } from "../formats/DefinitionFormat.js"
+import {
+  type DefinitionFormat,
+  Formats,
+  type ReadDocument,
+  type SaveWhere,
+  sourceIssueWords
+} from "../formats/DefinitionFormat.js"
 import type { DefinitionType } from "./DefinitionType.js"
 import type { DefinitionVersionData } from "./definitionFacts.js"
 
@@ -23,7 +29,11 @@ export const formatOf = (type: DefinitionType): Effect.Effect<DefinitionFormat, 
  * Reads and checks a source document as a save does: the format's reading, then its save-time checks. Every
  * problem is an issue under `/source`; nothing is saved when there is one.
  */
-export const readSource = (type: DefinitionType, source: string): Effect.Effect<ReadDocument, Rejection, Formats> =>
+export const readSource = (
+  type: DefinitionType,
+  source: string,
+  where?: SaveWhere
+): Effect.Effect<ReadDocument, Rejection, Formats> =>
   Effect.gen(function* () {
     const format = yield* formatOf(type)
     const read = format.read(source)
@@ -31,7 +41,7 @@ export const readSource = (type: DefinitionType, source: string): Effect.Effect<
       return yield* Effect.fail(
         invalidInput(read.left.map((issue) => ({ pointer: "/source", detail: sourceIssueWords(issue) })))
       )
-    const issues = yield* format.checkAtSave(source, read.right)
+    const issues = yield* format.checkAtSave(source, read.right, where)
     if (issues.length > 0)
       return yield* Effect.fail(
         invalidInput(issues.map((issue) => ({ pointer: "/source", detail: sourceIssueWords(issue) })))
@@ -53,6 +63,7 @@ export const versionData = (
   ...(document.inputSchema === undefined ? {} : { input_schema: document.inputSchema }),
   ...(document.outputSchema === undefined ? {} : { output_schema: document.outputSchema }),
   ...(document.shape === undefined ? {} : { shape: document.shape }),
+  ...(document.triggers === undefined ? {} : { triggers: document.triggers }),
   warnings: document.warnings,
   finishes_later: document.finishesLater,
   calls_tools: document.callsTools

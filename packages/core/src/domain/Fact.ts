@@ -24,7 +24,12 @@ export const FactMetadata = Schema.Struct({
   trigger: Schema.optional(Schema.Unknown),
   acts_for: Schema.optional(Schema.String),
   trace_id: Schema.optional(Schema.String),
-  span_id: Schema.optional(Schema.String)
+  span_id: Schema.optional(Schema.String),
+  /**
+   * On a run's endings and on the start of each later attempt: when the run first started, so the analytics view
+   * files the ending under that day (ADR 0178). Kept for the read models; an event does not show it.
+   */
+  first_started_at: Schema.optional(Schema.String)
 })
 export type FactMetadata = typeof FactMetadata.Type
 

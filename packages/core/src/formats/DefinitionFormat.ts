@@ -2,9 +2,11 @@ import { Context, type Effect, type Either } from "effect"
 import type { DefinitionType } from "../definitions/DefinitionType.js"
 import type { Fact } from "../domain/Fact.js"
 import type { Rejection } from "../domain/Rejection.js"
+import type { ContentStore } from "../ports/ContentStore.js"
 import type { Ids } from "../ports/Ids.js"
 import type { Ledger } from "../ports/Ledger.js"
 import type { Views } from "../ports/Views.js"
+import type { TriggerView } from "../workflow/triggers/TriggerView.js"
 
 /**
  * One problem a source document has, reported under `/source` as `Line L, column C: at <pointer>: <message>`
@@ -18,6 +20,12 @@ export interface SourceIssue {
   readonly message: string
 }
 
+/** Where a save happens: the org and the playbook the definition belongs to (a lookup asks its server for it). */
+export interface SaveWhere {
+  readonly org: string
+  readonly playbook: string
+}
+
 /** What a format reads from a source document: the parts a definition shows and a run needs. */
 export interface ReadDocument {
   readonly description?: string
@@ -29,6 +37,8 @@ export interface ReadDocument {
   readonly shape?: "table" | "series" | "asset"
   /** The `page` key, kept as written until pages are designed (decision F10). */
   readonly page?: unknown
+  /** A workflow's triggers, in the order its `schedule` names them (workflow-format.md §12.6). */
+  readonly triggers?: ReadonlyArray<TriggerView>
   /** Non-blocking findings, each as `Line L, column C: at <pointer>: <message>`. */
   readonly warnings: ReadonlyArray<string>
   /** Whether a run finishes after the request that starts it (workflows, interactions that ask a person). */
@@ -50,6 +60,13 @@ export interface FormatRun {
   readonly input: unknown
   /** The run's start in milliseconds since the epoch: the clock a program sees. */
   readonly startedAt: number
+  /**
+   * Records facts on the run's stream while it goes on, each caused by its start (a reasoning run's model and tool
+   * calls); absent when a format is run alone.
+   */
+  readonly record?: (facts: ReadonlyArray<FormatFact>) => Effect.Effect<void, Rejection>
+  /** Keeps texts in the playbook's content store by their SHA-256, before a fact names them; absent when run alone. */
+  readonly keep?: (texts: ReadonlyArray<string>) => Effect.Effect<void, Rejection>
 }
 
 /** A fact a format records on the run's stream; the runtime gives it its id, time and metadata. */
@@ -59,10 +76,21 @@ export interface FormatFact {
 }
 
 /**
+ * Facts a run's start appends to another stream in the same append (ADR 0189), at the version the format read
+ * there: an interaction's claim on one of the playbook's open-request slots (ADR 0190). A stream moved since makes
+ * the start decide again.
+ */
+export interface FormatAlongside {
+  readonly stream: string
+  readonly expected: number
+  readonly facts: ReadonlyArray<FormatFact>
+}
+
+/**
  * What a run that goes on after `run_started` does within the request that started it, with the services of the
  * runtime: a workflow applies its `started` input and drives the run up to its first wait (it may end there).
  */
-export type GoesOn = (started: Fact) => Effect.Effect<void, never, Ledger | Views | Ids | Formats>
+export type GoesOn = (started: Fact) => Effect.Effect<void, never, Ledger | Views | Ids | Formats | ContentStore>
 
 /**
  * How a run a format carried out ended, or that it goes on after the request: `Started`, with the facts that
@@ -72,7 +100,12 @@ export type GoesOn = (started: Fact) => Effect.Effect<void, never, Ledger | View
 export type FormatEnding =
   | { readonly _tag: "Succeeded"; readonly output: unknown; readonly record: unknown }
   | { readonly _tag: "Rejected"; readonly rejection: Rejection; readonly record?: unknown }
-  | { readonly _tag: "Started"; readonly facts?: ReadonlyArray<FormatFact>; readonly goesOn?: GoesOn }
+  | {
+      readonly _tag: "Started"
+      readonly facts?: ReadonlyArray<FormatFact>
+      readonly alongside?: ReadonlyArray<FormatAlongside>
+      readonly goesOn?: GoesOn
+    }
 
 /**
  * A definition type's format: how its documents are read and checked at save, and how its runs are carried out.
@@ -82,9 +115,19 @@ export interface DefinitionFormat {
   readonly type: DefinitionType
   readonly read: (source: string) => Either.Either<ReadDocument, ReadonlyArray<SourceIssue>>
   /** Further issues found at save; `unavailable` when the checker cannot serve. */
-  readonly checkAtSave: (source: string, document: ReadDocument) => Effect.Effect<ReadonlyArray<SourceIssue>, Rejection>
+  readonly checkAtSave: (
+    source: string,
+    document: ReadDocument,
+    where?: SaveWhere
+  ) => Effect.Effect<ReadonlyArray<SourceIssue>, Rejection>
   /** Carries out a run whose input passed the runtime's size and depth bounds; checks the input schema itself. */
   readonly run: (run: FormatRun) => Effect.Effect<FormatEnding>
+  /**
+   * Whether a run only decides what its start records and does no work a crash could lose (an interaction's
+   * request): the runtime then runs it before recording the start and appends `run_started` with its ending, or
+   * with its `Started` facts and `alongside`, in one append (ADR 0189). `startedAt` is still the start's time.
+   */
+  readonly recordsWithStart?: boolean
 }
 
 /** The formats this runtime implements, by type; a type without one is refused at save as `unavailable`. */

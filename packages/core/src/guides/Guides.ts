@@ -2,6 +2,7 @@ import { computationFunctionGuide } from "./computationFunction.js"
 import { interactionFunctionGuide } from "./interactionFunction.js"
 import { startGuide } from "./start.js"
 import { terminologyGuide } from "./terminology.js"
+import { workflowGuide } from "./workflow.js"
 
 /** A guide the runtime serves as `guide://<name>`, by get_guide and at `GET /v1/guides/<name>`, with the same text. */
 export interface Guide {
@@ -38,6 +39,13 @@ export const guides: ReadonlyArray<Guide> = [
     description:
       "The interaction function's document: a request held for an agent, its answer schema, expiry and endings.",
     text: interactionFunctionGuide
+  },
+  {
+    name: "workflow",
+    title: "Workflows",
+    description:
+      "The workflow document: tasks, data between them, expressions, calls, events, errors and retries, limits.",
+    text: workflowGuide
   }
 ]
 

@@ -1,6 +1,5 @@
 /**
- * The guide `workflow`: how to write a workflow document. Written for an agent, in our own words. Not served yet:
- * it joins the guides when the workflow engine lands.
+ * The guide `workflow`: how to write a workflow document. Written for an agent, in our own words.
  */
 export const workflowGuide = `# Writing a workflow
 

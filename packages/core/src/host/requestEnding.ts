@@ -14,6 +14,8 @@ export const requestEnding = (state: RequestState, now: number): DraftFact | und
     run_id: run.run_id,
     definition: { type: run.type, name: run.name, version: run.definition_version },
     correlation_id: run.run_id,
+    first_started_at: run.started_at,
+    ...(run.called_by === undefined ? {} : { called_by: run.called_by }),
     ...(answer === undefined ? {} : { causation_id: answer.id })
   }
   if (answer !== undefined)

@@ -18,7 +18,8 @@ export interface ViewKey {
 
 /**
  * An inline projection: folds facts into documents of one view, in the same transaction as the append.
- * `apply` gets the document as it stands (or undefined) and returns it changed, or undefined to delete it.
+ * `apply` gets the document as it stands (or undefined) and returns it changed, or undefined to delete it; `read`
+ * gives another document the same fact keys, as it stands in the fold (a store loads only the keyed documents).
  */
 export interface Projection {
   readonly view: string
@@ -26,7 +27,12 @@ export interface Projection {
   readonly types: ReadonlyArray<string>
   /** The documents the fact changes. */
   readonly keys: (fact: Fact) => ReadonlyArray<ViewKey>
-  readonly apply: (current: ViewDoc | undefined, fact: Fact, key: ViewKey) => ViewDoc | undefined
+  readonly apply: (
+    current: ViewDoc | undefined,
+    fact: Fact,
+    key: ViewKey,
+    read: (key: ViewKey) => ViewDoc | undefined
+  ) => ViewDoc | undefined
 }
 
 /** Every inline projection the runtime runs; the stores apply them on append and on rebuild. */
@@ -63,6 +69,6 @@ export const projectFact = (
 ): void => {
   for (const projection of projections) {
     if (!projection.types.includes(fact.type)) continue
-    for (const key of projection.keys(fact)) write(key, projection.apply(read(key), fact, key))
+    for (const key of projection.keys(fact)) write(key, projection.apply(read(key), fact, key, read))
   }
 }

@@ -9,7 +9,18 @@ export const RunRejection = Schema.Struct({
   kind: Schema.optional(Schema.String),
   because: Schema.optional(Schema.String),
   detail: Schema.optional(Schema.String),
-  errors: Schema.optional(Schema.Array(InputIssue))
+  errors: Schema.optional(Schema.Array(InputIssue)),
+  /** On a workflow rejection: the step whose uncaught error ended it, and the callee's ending (seed "Runs and results"). */
+  cause: Schema.optional(
+    Schema.Struct({
+      step: Schema.String,
+      run_id: Schema.optional(Schema.String),
+      status: Schema.optional(Schema.Literal("rejected", "failed", "unreachable", "timed_out")),
+      reason: Schema.optional(Schema.String),
+      kind: Schema.optional(Schema.String),
+      because: Schema.optional(Schema.String)
+    })
+  )
 }).annotations({ identifier: "RunRejection" })
 
 /** The step of a workflow run that started this run. */
@@ -42,6 +53,8 @@ export interface RunState extends Run {
   readonly calls_tools: boolean
   readonly attempts: number
   readonly cancel_requested_at?: string
+  /** The call of a workflow step that started this run (`metadata.called_by`), carried onto its ending facts. */
+  readonly called_by?: unknown
 }
 
 /** The run as the API shows it: the public fields only. */
@@ -51,5 +64,6 @@ export const publicRun = ({
   calls_tools: _tools,
   attempts: _attempts,
   cancel_requested_at: _cancel,
+  called_by: _calledBy,
   ...run
 }: RunState): Run => run

@@ -40,6 +40,7 @@ export const foldRun = (current: RunState | undefined, fact: Fact): RunState | u
         attempts: data.attempt,
         ...(data.output_shape === undefined ? {} : { output_shape: data.output_shape }),
         ...withinOf(fact),
+        ...(fact.metadata.called_by === undefined ? {} : { called_by: fact.metadata.called_by }),
         ...(fact.metadata.acts_for === undefined ? {} : { acts_for: fact.metadata.acts_for })
       }
     }
@@ -59,7 +60,8 @@ export const foldRun = (current: RunState | undefined, fact: Fact): RunState | u
             detail: data.detail,
             ...(data.kind === undefined ? {} : { kind: data.kind }),
             ...(data.because === undefined ? {} : { because: data.because }),
-            ...(data.issues === undefined ? {} : { errors: data.issues })
+            ...(data.issues === undefined ? {} : { errors: data.issues }),
+            ...(data.cause === undefined ? {} : { cause: data.cause })
           },
           ...(data.record === undefined ? {} : { record: data.record })
         }

@@ -7,14 +7,16 @@ import { conflict, type Rejection, reject } from "../domain/Rejection.js"
 import type { FormatEnding, Formats } from "../formats/DefinitionFormat.js"
 import { placeFacts } from "../ledger/decide.js"
 import { storeToRejection } from "../ledger/unavailable.js"
+import type { ContentStore } from "../ports/ContentStore.js"
 import { Ids } from "../ports/Ids.js"
-import { Ledger } from "../ports/Ledger.js"
+import { Ledger, type StreamAppend } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
 import { canonicalDigest } from "./canonicalDigest.js"
 import { foldRun } from "./foldRun.js"
 import type { RunState } from "./RunRecord.js"
 import { rejectionOfRun, retryDecision } from "./retryDecision.js"
 import { type RunStarted, runStream } from "./runFacts.js"
+import { runRecorder } from "./runRecorder.js"
 
 /** A run to perform: the definition as it stands, the input, the run id and who asked. */
 export interface RunCommand {
@@ -34,6 +36,13 @@ export const outputAndRecordBound = 1_048_576
 
 /** How often a run is decided again when another request under its id moved it at the same moment. */
 const attempts = 5
+
+/**
+ * How often a start is decided again when only another stream of its append moved: another start claimed the
+ * playbook's request slot it read (ADR 0190). Each such loss means another start landed, so these rounds do not
+ * count against `attempts`.
+ */
+const slotRounds = 100
 
 /** The facts of a run's stream, and the run they fold into. */
 const loadRun = (stream: string) =>
@@ -82,13 +91,16 @@ const endingDraft = (ending: Exclude<FormatEnding, { _tag: "Started" }>) => {
  * ended, or run a new attempt. A run that ends within the request is carried out here and its ending recorded.
  * Returns the run as it stands, or fails with the rejection it ended with.
  */
-export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejection, Ledger | Ids | Formats | Views> =>
+export const performRun = (
+  command: RunCommand
+): Effect.Effect<RunState, Rejection, Ledger | Ids | Formats | Views | ContentStore> =>
   Effect.gen(function* () {
     const { definition, runId, caller } = command
     const stream = runStream(command.org, command.playbook, runId)
     const digest = canonicalDigest(command.input)
     const format = yield* formatOf(definition.type)
     const ledger = yield* Ledger
+    let slotsLost = 0
     for (let round = 0; round < attempts; round++) {
       const { facts, run, version } = yield* loadRun(stream)
       if (run !== undefined) {
@@ -115,56 +127,103 @@ export const performRun = (command: RunCommand): Effect.Effect<RunState, Rejecti
         run_id: runId,
         definition: { type: definition.type, name: definition.name, version: definition.version },
         correlation_id: runId,
+        ...(run === undefined ? {} : { first_started_at: run.started_at }),
         ...command.metadata
       }
       const [startFact] = yield* placeFacts([{ type: "run_started", data: started, metadata }], caller.id)
-      const appended = yield* storeToRejection(ledger.append([{ stream, expected: version, facts: [startFact] }])).pipe(
-        Effect.map((result) => result.facts[0]),
-        Effect.catchTag("VersionConflict", () => Effect.succeed(undefined))
-      )
-      if (appended === undefined) continue
-      const startedRun = foldRun(run, appended)!
-      const ending = yield* format
+      const following = { ...metadata, first_started_at: run?.started_at ?? startFact.metadata.at }
+      const carryOut = format
         .run({
           runId,
           playbook: { org: command.org, id: command.playbook, views: yield* Views },
           source: definition.source,
           version: definition.version,
           input: command.input,
-          startedAt: Date.parse(appended.metadata.at)
+          startedAt: Date.parse(startFact.metadata.at),
+          ...(yield* runRecorder({
+            org: command.org,
+            playbook: command.playbook,
+            stream,
+            metadata: { ...following, causation_id: startFact.id },
+            by: caller.id
+          }))
         })
         .pipe(Effect.catchAllCause((cause) => recordFailure(cause)))
-      if (ending._tag === "Started") {
-        if (ending.facts !== undefined && ending.facts.length > 0) {
-          const waiting = yield* placeFacts(
-            ending.facts.map((fact) => ({ ...fact, metadata: { ...metadata, causation_id: appended.id } })),
-            caller.id
-          )
-          yield* storeToRejection(ledger.append([{ stream, expected: "any", facts: waiting }])).pipe(
-            Effect.catchTag("VersionConflict", (error) => Effect.die(error))
-          )
+      const early = format.recordsWithStart === true ? yield* carryOut : undefined
+      const withStart =
+        early === undefined
+          ? noAppends
+          : yield* appendsOfEnding(early, { ...following, causation_id: startFact.id }, caller.id)
+      const appended = yield* storeToRejection(
+        ledger.append([{ stream, expected: version, facts: [startFact, ...withStart.facts] }, ...withStart.alongside])
+      ).pipe(
+        Effect.map((result) => result.facts.filter((fact) => fact.metadata.stream === stream)),
+        Effect.catchTag("VersionConflict", (error) => Effect.succeed(error.stream === stream ? undefined : null))
+      )
+      if (appended === undefined) continue
+      if (appended === null) {
+        if (++slotsLost < slotRounds) round--
+        continue
+      }
+      const ending = early ?? (yield* carryOut)
+      if (early === undefined) {
+        const later = yield* appendsOfEnding(ending, { ...following, causation_id: appended[0].id }, caller.id)
+        if (later.facts.length > 0 || later.alongside.length > 0) {
+          const recorded = yield* storeToRejection(
+            ledger.append([{ stream, expected: "any", facts: later.facts }, ...later.alongside])
+          ).pipe(Effect.catchTag("VersionConflict", (error) => Effect.die(error)))
+          appended.push(...recorded.facts.filter((fact) => fact.metadata.stream === stream))
         }
-        if (ending.goesOn === undefined) return startedRun
-        yield* ending.goesOn(appended)
+      }
+      const final = appended.reduce(foldRun, run)!
+      if (ending._tag === "Started") {
+        if (ending.goesOn === undefined) return final
+        yield* ending.goesOn(appended[0])
         const { run: standing } = yield* loadRun(stream)
         if (standing === undefined || standing.status === "started" || standing.status === "succeeded")
-          return standing ?? startedRun
+          return standing ?? final
         return yield* Effect.fail(rejectionOfRun(standing))
       }
-      const [endFact] = yield* placeFacts(
-        [{ ...endingDraft(ending), metadata: { ...metadata, causation_id: appended.id } }],
-        caller.id
-      )
-      const ended = yield* storeToRejection(ledger.append([{ stream, expected: "any", facts: [endFact] }])).pipe(
-        Effect.catchTag("VersionConflict", (error) => Effect.die(error))
-      )
-      const final = ended.facts.reduce(foldRun, startedRun)!
       if (final.status !== "succeeded") return yield* Effect.fail(rejectionOfRun(final))
       return final
     }
+    if (slotsLost >= slotRounds)
+      return yield* Effect.fail(
+        reject("unavailable", "Many runs of the playbook are opening requests at once; send the run again.", {
+          retryAfter: 1
+        })
+      )
     return yield* Effect.fail(
       conflict(`Another request under the run id ${runId} moved the run at the same moment; send it again.`)
     )
+  })
+
+/** No facts to record beside a run's start. */
+const noAppends = { facts: [], alongside: [] } as const
+
+/**
+ * The facts a format's ending records on the run's stream (the `Started` facts, or the ending fact) and on other
+ * streams (`alongside`, each at the version the format read), placed with the run's metadata.
+ */
+const appendsOfEnding = (ending: FormatEnding, metadata: Partial<NewFactMetadata>, by: string) =>
+  Effect.gen(function* () {
+    if (ending._tag !== "Started")
+      return { facts: yield* placeFacts([{ ...endingDraft(ending), metadata }], by), alongside: [] }
+    const facts = yield* placeFacts(
+      (ending.facts ?? []).map((fact) => ({ ...fact, metadata })),
+      by
+    )
+    const alongside: Array<StreamAppend> = []
+    for (const other of ending.alongside ?? [])
+      alongside.push({
+        stream: other.stream,
+        expected: other.expected,
+        facts: yield* placeFacts(
+          other.facts.map((fact) => ({ ...fact, metadata })),
+          by
+        )
+      })
+    return { facts, alongside }
   })
 
 /** A defect inside a format becomes the run's failure, logged once with its incident id. */

@@ -25,6 +25,15 @@ export interface RunRejected {
   readonly detail: string
   readonly issues?: ReadonlyArray<{ readonly pointer: string; readonly detail: string }>
   readonly record?: unknown
+  /** A workflow's: the step whose uncaught error ended it (workflow-format.md §14). */
+  readonly cause?: {
+    readonly step: string
+    readonly run_id?: string
+    readonly status?: "rejected" | "failed" | "unreachable" | "timed_out"
+    readonly reason?: string
+    readonly kind?: string
+    readonly because?: string
+  }
 }
 
 /** `run_failed`: the runtime broke while it ran; the incident names the log entry. */

@@ -3,22 +3,52 @@ import { defaultSettings, RuntimeConfig, type RuntimeSettings } from "../config/
 import type { Formats } from "../formats/DefinitionFormat.js"
 import { FormatsLive } from "../formats/FormatsLive.js"
 import * as Host from "../host/Host.js"
+import { Models } from "../models/Models.js"
 import { Authenticator } from "../ports/Authenticator.js"
+import type { ContentStore } from "../ports/ContentStore.js"
 import { Ids } from "../ports/Ids.js"
 import type { Ledger } from "../ports/Ledger.js"
+import type { ModelProvider } from "../ports/ModelProvider.js"
+import { ToolServers } from "../ports/ToolServers.js"
 import type { Views } from "../ports/Views.js"
 import * as QuickJsSandbox from "../sandbox/QuickJsSandbox.js"
+import * as QuickJsExpressions from "../workflow/expressions/QuickJsExpressions.js"
+import { WorkflowEngine } from "../workflow/run/WorkflowEngine.js"
+import { workflowHostLayer } from "../workflow/run/workflowHost.js"
+import { triggerHostLayer } from "../workflow/triggers/triggerHost.js"
 
 /** The formats a runtime runs unless told otherwise: every format implemented, on the QuickJS sandbox. */
-const defaultFormats: Layer.Layer<Formats> = FormatsLive.pipe(Layer.provide(QuickJsSandbox.layer()))
+const defaultFormats: Layer.Layer<Formats, never, Models | WorkflowEngine | RuntimeConfig> = FormatsLive.pipe(
+  Layer.provide(QuickJsSandbox.layer())
+)
 
 /**
- * The core services of a runtime: its settings, the API-key/local-mode authenticator, the id source and the
- * formats it runs. A store layer (memory or PostgreSQL) provides the ledger and the views beside it.
+ * The core services of a runtime: its settings, the API-key/local-mode authenticator, the id source, the formats it
+ * runs and its models, called through the `ModelProvider` given (`@runledger/model-providers`), or none when none
+ * is given, and its tool servers, through the `ToolServers` given (`@runledger/tool-servers`), or none. A store layer (memory or PostgreSQL) provides the ledger and the views beside it.
  */
-export const layer = (settings: Partial<RuntimeSettings> = {}, formats: Layer.Layer<Formats> = defaultFormats) => {
+export const layer = (
+  settings: Partial<RuntimeSettings> = {},
+  formats: Layer.Layer<Formats, never, Models | WorkflowEngine | RuntimeConfig> = defaultFormats,
+  modelProvider?: Layer.Layer<ModelProvider>,
+  toolServers?: Layer.Layer<ToolServers, never, RuntimeConfig>
+) => {
   const config = Layer.succeed(RuntimeConfig, { ...defaultSettings, ...settings })
-  return Layer.mergeAll(config, Ids.live, formats, Authenticator.fromSettings.pipe(Layer.provide(config)))
+  const tools = toolServers === undefined ? undefined : toolServers.pipe(Layer.provide(config))
+  const models =
+    modelProvider === undefined ? Models.none : Models.layer.pipe(Layer.provide(Layer.merge(config, modelProvider)))
+  const engine = WorkflowEngine.layer.pipe(Layer.provide(Layer.merge(config, QuickJsExpressions.layer)))
+  return Layer.mergeAll(
+    config,
+    Ids.live,
+    engine,
+    formats.pipe(
+      Layer.provide(Layer.mergeAll(config, engine, tools === undefined ? models : Layer.merge(models, tools)))
+    ),
+    models,
+    tools ?? ToolServers.none,
+    Authenticator.fromSettings.pipe(Layer.provide(config))
+  )
 }
 
 /**
@@ -27,7 +57,13 @@ export const layer = (settings: Partial<RuntimeSettings> = {}, formats: Layer.La
  * merging `layer` with a store, which leaves the host out.
  */
 export const onStore = <E>(
-  store: Layer.Layer<Ledger | Views, E>,
+  store: Layer.Layer<Ledger | Views | ContentStore, E>,
   settings: Partial<RuntimeSettings> = {},
-  formats: Layer.Layer<Formats> = defaultFormats
-) => Layer.provideMerge(Host.layer, Layer.merge(layer(settings, formats), store))
+  formats: Layer.Layer<Formats, never, Models | WorkflowEngine | RuntimeConfig> = defaultFormats,
+  modelProvider?: Layer.Layer<ModelProvider>,
+  toolServers?: Layer.Layer<ToolServers, never, RuntimeConfig>
+) =>
+  Layer.provideMerge(
+    Layer.mergeAll(Host.layer, workflowHostLayer, triggerHostLayer),
+    Layer.merge(layer(settings, formats, modelProvider, toolServers), store)
+  )

@@ -44,7 +44,8 @@ export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox>
         name: "runWorker",
         size: options.runWorkers ?? 4,
         resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 64 },
-        idleMinutes
+        idleMinutes,
+        inFlight: 2
       })
       const checker = yield* makeWorkerPool<CheckJob, CheckAnswer>({
         name: "checkerWorker",
@@ -54,6 +55,7 @@ export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox>
       })
       const checkMillis = options.checkMillis ?? 2_000
       const late = () => new SandboxDeadline({ detail: "the run did not finish before its deadline" })
+      const noWorker = () => new SandboxDeadline({ detail: "no sandbox worker was free before the deadline" })
       return Sandbox.of({
         run: (run) =>
           runs
@@ -69,8 +71,7 @@ export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox>
             )
             .pipe(
               Effect.catchTags({
-                NoWorker: () =>
-                  Effect.fail(new SandboxDeadline({ detail: "no sandbox worker was free before the deadline" })),
+                NoWorker: () => Effect.fail(noWorker()),
                 AnswerLate: () => Effect.fail(late()),
                 WorkerDied: (died) => Effect.fail(new SandboxBroke({ detail: died.detail }))
               }),
@@ -86,6 +87,7 @@ export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox>
                   if (answer._tag === "Unworkable") {
                     return Effect.fail(new ProgramUnworkable({ detail: answer.detail, work: answer.work }))
                   }
+                  if (answer._tag === "NotStarted") return Effect.fail(noWorker())
                   return Effect.fail(answer._tag === "Deadline" ? late() : new SandboxBroke({ detail: answer.detail }))
                 }
               )

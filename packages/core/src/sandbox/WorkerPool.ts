@@ -1,5 +1,5 @@
 import type { Worker } from "node:worker_threads"
-import { Data, Effect, Pool, type Scope } from "effect"
+import { Data, Effect, Exit, type Scope } from "effect"
 import { workerReady } from "./protocol.js"
 import { startWorker, type WorkerName } from "./startWorker.js"
 
@@ -18,7 +18,7 @@ export interface CallBounds {
   readonly answerWithin: () => number
 }
 
-/** Warm workers of one kind, each taking one job at a time. */
+/** Warm workers of one kind, each carrying out its jobs one at a time, in the order it got them. */
 export interface WorkerPool<Job, Answer> {
   readonly call: (job: Job, bounds: CallBounds) => Effect.Effect<Answer, NoWorker | AnswerLate | WorkerDied>
 }
@@ -29,77 +29,172 @@ export interface WorkerPoolOptions {
   readonly size: number
   readonly resourceLimits: { readonly maxOldGenerationSizeMb: number; readonly stackSizeMb: number }
   readonly idleMinutes: number
+  /**
+   * Jobs a worker holds at once: the one it carries out and those queued behind it (default 1). Above 1 the
+   * next job is already in the worker when one ends, so a busy worker never waits for the main thread.
+   */
+  readonly inFlight?: number
+}
+
+type Settle<Answer> = (exit: Exit.Exit<Answer, NoWorker | AnswerLate | WorkerDied>) => void
+
+/** A job waiting for a worker, or handed to one. */
+interface Entry<Job, Answer> {
+  readonly job: Job
+  readonly bounds: CallBounds
+  readonly settle: Settle<Answer>
+  timer?: ReturnType<typeof setTimeout>
+  settled: boolean
+}
+
+/** One worker, whether it has reported ready, and the jobs it holds, oldest (the one it carries out) first. */
+interface Slot<Job, Answer> {
+  readonly worker: Worker
+  ready: boolean
+  readonly held: Array<Entry<Job, Answer>>
+  idle?: ReturnType<typeof setTimeout>
+}
+
+const finish = <Job, Answer>(
+  entry: Entry<Job, Answer>,
+  exit: Exit.Exit<Answer, NoWorker | AnswerLate | WorkerDied>
+) => {
+  if (entry.settled) return
+  entry.settled = true
+  clearTimeout(entry.timer)
+  entry.settle(exit)
 }
 
 /**
- * Waits for the worker's answer (or its death). The listeners are removed when it settles as well as on
- * interruption: `Effect.async` runs its canceler only on interruption, and listeners left behind would pile up on
- * a warm worker, one set per call, each woken by every later message.
- */
-const settled = <A>(worker: Worker, onMessage: (message: unknown) => A | undefined) =>
-  Effect.async<A, WorkerDied>((resume) => {
-    const stop = () => {
-      worker.off("message", message).off("error", error).off("exit", exit)
-    }
-    const settle = (outcome: Effect.Effect<A, WorkerDied>) => {
-      stop()
-      resume(outcome)
-    }
-    const message = (value: unknown) => {
-      const done = onMessage(value)
-      if (done !== undefined) settle(Effect.succeed(done))
-    }
-    const error = (cause: Error) => settle(Effect.fail(new WorkerDied({ detail: cause.message })))
-    const exit = (code: number) =>
-      settle(Effect.fail(new WorkerDied({ detail: `the worker exited with code ${code}` })))
-    worker.on("message", message).on("error", error).on("exit", exit)
-    return Effect.sync(stop)
-  })
-
-const acquire = (options: WorkerPoolOptions) =>
-  Effect.acquireRelease(
-    Effect.suspend(() => {
-      const worker = startWorker(options.name, { ...options.resourceLimits })
-      return settled(worker, (message) => (message === workerReady ? worker : undefined)).pipe(
-        Effect.tapError(() => Effect.promise(() => worker.terminate()))
-      )
-    }),
-    (worker) => Effect.promise(() => worker.terminate())
-  )
-
-/**
- * A pool of warm `node:worker_threads` workers, started lazily up to `size` and ended with the scope. A worker
- * that answers late or dies is ended and replaced on a later call, so a runaway job never holds one.
+ * A pool of warm `node:worker_threads` workers, started lazily up to `size` and ended with the scope (decision
+ * 0232). A job waits on the main thread until a ready worker holds fewer than `inFlight` jobs, or until its
+ * `waitUntil`; it is then posted, and the worker must answer within `answerWithin()` from then. A worker that
+ * answers late is ended: the late job fails with `AnswerLate`, the jobs queued behind it (not started: a worker
+ * carries out one job at a time, in order) wait again for another worker. A worker that dies fails the job it
+ * was carrying out; one idle for `idleMinutes` is ended.
  */
 export const makeWorkerPool = <Job, Answer>(
   options: WorkerPoolOptions
 ): Effect.Effect<WorkerPool<Job, Answer>, never, Scope.Scope> =>
-  Effect.map(
-    Pool.makeWithTTL({
-      acquire: acquire(options),
-      min: 0,
-      max: options.size,
-      timeToLive: `${options.idleMinutes} minutes`,
-      timeToLiveStrategy: "usage"
-    }),
-    (pool) => ({
+  Effect.gen(function* () {
+    const inFlight = Math.max(1, options.inFlight ?? 1)
+    const idleMillis = options.idleMinutes * 60_000
+    const slots: Array<Slot<Job, Answer>> = []
+    const waiting: Array<Entry<Job, Answer>> = []
+    let closed = false
+
+    const remove = (slot: Slot<Job, Answer>) => {
+      const at = slots.indexOf(slot)
+      if (at < 0) return false
+      slots.splice(at, 1)
+      clearTimeout(slot.idle)
+      void slot.worker.terminate()
+      return true
+    }
+
+    /** Ends a worker: its oldest job gets `exit`, the others wait again, first in line. */
+    const end = (slot: Slot<Job, Answer>, exit: Exit.Exit<Answer, NoWorker | AnswerLate | WorkerDied>) => {
+      if (!remove(slot)) return
+      const [current, ...queued] = slot.held
+      if (current !== undefined) finish(current, exit)
+      else if (!slot.ready) {
+        const first = waiting.shift()
+        if (first !== undefined) finish(first, exit)
+      }
+      const again = queued.filter((entry) => !entry.settled)
+      waiting.unshift(...again)
+      for (const entry of again) awaitWorker(entry)
+      pump()
+    }
+
+    const start = () => {
+      const worker = startWorker(options.name, { ...options.resourceLimits })
+      const slot: Slot<Job, Answer> = { worker, ready: false, held: [] }
+      slots.push(slot)
+      const died = (detail: string) => end(slot, Exit.fail(new WorkerDied({ detail })))
+      worker.on("message", (message: unknown) => {
+        if (!slot.ready) {
+          if (message !== workerReady) return
+          slot.ready = true
+          slot.idle = setTimeout(() => {
+            if (slot.held.length === 0) remove(slot)
+            else slot.idle?.refresh()
+          }, idleMillis).unref()
+        } else {
+          const entry = slot.held.shift()
+          if (entry !== undefined) finish(entry, Exit.succeed(message as Answer))
+        }
+        pump()
+      })
+      worker.on("error", (cause: Error) => died(cause.message))
+      worker.on("exit", (code: number) => died(`the worker exited with code ${code}`))
+    }
+
+    const post = (slot: Slot<Job, Answer>, entry: Entry<Job, Answer>) => {
+      clearTimeout(entry.timer)
+      slot.held.push(entry)
+      slot.idle?.refresh()
+      entry.timer = setTimeout(() => end(slot, Exit.fail(new AnswerLate())), Math.max(0, entry.bounds.answerWithin()))
+      slot.worker.postMessage(entry.job)
+    }
+
+    /** The ready worker holding the fewest jobs, if it can take one more. */
+    const freest = () => {
+      let best: Slot<Job, Answer> | undefined
+      for (const slot of slots)
+        if (slot.ready && slot.held.length < inFlight && (best === undefined || slot.held.length < best.held.length))
+          best = slot
+      return best
+    }
+
+    /** Hands waiting jobs to workers, and starts one more worker when none is idle and the pool is not full. */
+    const pump = () => {
+      if (closed) return
+      for (let idle = freest(); waiting.length > 0 && idle !== undefined && idle.held.length === 0; idle = freest())
+        post(idle, waiting.shift()!)
+      const starting = slots.filter((slot) => !slot.ready).length
+      if (waiting.length > starting && slots.length < options.size) start()
+      while (waiting.length > 0) {
+        const slot = freest()
+        if (slot === undefined) break
+        post(slot, waiting.shift()!)
+      }
+    }
+
+    const awaitWorker = (entry: Entry<Job, Answer>) => {
+      clearTimeout(entry.timer)
+      entry.timer = setTimeout(
+        () => {
+          const at = waiting.indexOf(entry)
+          if (at >= 0) waiting.splice(at, 1)
+          finish(entry, Exit.fail(new NoWorker()))
+        },
+        Math.max(0, entry.bounds.waitUntil - Date.now())
+      )
+    }
+
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        closed = true
+        const all = slots.splice(0)
+        for (const slot of all) clearTimeout(slot.idle)
+        await Promise.all(all.map((slot) => slot.worker.terminate()))
+      })
+    )
+
+    return {
       call: (job, bounds) =>
-        Effect.scoped(
-          Effect.gen(function* () {
-            const worker = yield* Pool.get(pool).pipe(
-              Effect.timeoutFail({
-                duration: Math.max(0, bounds.waitUntil - Date.now()),
-                onTimeout: () => new NoWorker()
-              })
-            )
-            return yield* Effect.suspend(() => {
-              worker.postMessage(job)
-              return settled(worker, (message) => message as Answer)
-            }).pipe(
-              Effect.timeoutFail({ duration: Math.max(0, bounds.answerWithin()), onTimeout: () => new AnswerLate() }),
-              Effect.tapError(() => Pool.invalidate(pool, worker))
-            )
+        Effect.async<Answer, NoWorker | AnswerLate | WorkerDied>((resume) => {
+          const entry: Entry<Job, Answer> = { job, bounds, settle: (exit) => resume(exit), settled: false }
+          waiting.push(entry)
+          awaitWorker(entry)
+          pump()
+          return Effect.sync(() => {
+            entry.settled = true
+            clearTimeout(entry.timer)
+            const at = waiting.indexOf(entry)
+            if (at >= 0) waiting.splice(at, 1)
           })
-        )
-    })
-  )
+        })
+    }
+  })

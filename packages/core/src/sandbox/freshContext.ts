@@ -2,7 +2,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { cutText } from "../formats/cutText.js"
 import { outOfMemory, type RunOutcome } from "./runProgram.js"
 import type { SandboxBounds } from "./sandboxBounds.js"
-import { sandboxPrelude } from "./sandboxPrelude.js"
+import { sandboxPrelude, wordsScript } from "./sandboxPrelude.js"
 
 /**
  * A new QuickJS runtime and context, the prelude evaluated in it, waiting for the one run it serves (decision
@@ -75,7 +75,9 @@ export const openFreshContext = (module: QuickJSWASMModule, bounds: SandboxBound
   }
   const loaded = context.evalCode(sandboxPrelude, "prelude.js")
   if (loaded.error !== undefined) return failed(loaded.error)
-  const made = context.callFunction(loaded.value, context.undefined)
+  const words = context.newString(wordsScript)
+  const made = context.callFunction(loaded.value, context.undefined, words)
+  words.dispose()
   loaded.value.dispose()
   if (made.error !== undefined) return failed(made.error)
   const runner = made.value

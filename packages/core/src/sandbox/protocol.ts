@@ -14,8 +14,11 @@ export interface RunJob {
   readonly bounds: SandboxBounds
 }
 
-/** A run worker's answer: how the run ended, or that the worker's engine broke. */
-export type RunAnswer = RunOutcome | { readonly _tag: "Broke"; readonly detail: string }
+/** A run worker's answer: how the run ended, that its deadline passed before it started, or that the engine broke. */
+export type RunAnswer =
+  | RunOutcome
+  | { readonly _tag: "NotStarted" }
+  | { readonly _tag: "Broke"; readonly detail: string }
 
 /** A check a checker worker carries out. */
 export interface CheckJob {

@@ -5,18 +5,13 @@ export const programFile = "main.js"
 export const entryName = "__runledger_entry__"
 
 /**
- * The script every context evaluates before the program (function-formats.md §1.9). It removes what a program
- * may not reach (`eval`, `Function` and every code-generating constructor, `Math.random`, `Promise`, `WeakRef`,
- * `FinalizationRegistry`, shared memory), pins `Date` to the run's start and makes local-time forms raise
- * `TypeError`, then gives back the runner:
- * `(factory, inputJson, now, maxOutputChars) => "J<json>" | "U<why not JSON>" | "O<length>" | "M" (no default export) | "E<line>\n<error>"`.
- * The runner captures every intrinsic it uses first, so a program that rewrites prototypes cannot mislead it. It
- * takes nothing of a run until it is called (the clock is pinned then), so a context can be readied before its
- * run arrives; it is called once per context.
+ * The statements every sandbox prelude begins with (function-formats.md §1.9). In strict mode they capture the
+ * intrinsics a runner uses (and `eval`, as `evaluate`, before removing it), remove what a script may not reach,
+ * pin `Date` to `pinnedNow` (the runner that follows sets it before any user code runs) and make local-time forms
+ * raise `TypeError`.
  */
-export const sandboxPrelude = `(function () {
-  "use strict";
-  const g = globalThis;
+const sandboxGuards = `"use strict";
+  const g = globalThis, evaluate = g.eval;
   let pinnedNow = 0;
   const apply = Reflect.apply, construct = Reflect.construct, getProto = Object.getPrototypeOf;
   const keys = Object.keys, define = Object.defineProperty, hasOwn = Object.prototype.hasOwnProperty;
@@ -48,8 +43,6 @@ export const sandboxPrelude = `(function () {
   };
   const dateOnly = matcher("^[+-]?\\\\d{4,6}-\\\\d{2}-\\\\d{2}$", "");
   const withOffset = matcher("^[+-]?\\\\d{4,6}-\\\\d{2}-\\\\d{2}T\\\\d{2}:\\\\d{2}(:\\\\d{2}(\\\\.\\\\d{1,9})?)?(Z|[+-]\\\\d{2}:?\\\\d{2})$", "i");
-  const identifier = matcher("^[A-Za-z_$][A-Za-z0-9_$]*$", "");
-  const programLine = matcher("${programFile.replace(".", "\\\\.")}:(\\\\d+)", "");
   const dateText = (text) => {
     if (dateOnly(text) === null && withOffset(text) === null) {
       throw new TypeError("a date-time without Z or an offset reads the local time zone; write one, or a date alone");
@@ -78,6 +71,32 @@ export const sandboxPrelude = `(function () {
     define(DateProto, name, { value: refuse("Date." + name + " reads the local time zone; use the UTC methods and toISOString()"), writable: true, configurable: true });
   }
   define(g, "Date", { value: SandboxDate, writable: true, configurable: true });
+`
+
+/** The names of `sandboxGuards` that `sandboxWords` reads. */
+const wordsScope = [
+  "matcher",
+  "stringify",
+  "keys",
+  "getProto",
+  "getOwn",
+  "kinds",
+  "ObjectProto",
+  "ArrayProto",
+  "finite",
+  "isArray",
+  "apply",
+  "hasOwn",
+  "toText"
+]
+
+/**
+ * The words of a failure: `inspect(value, path, depth)` names the first path of a value that JSON cannot carry,
+ * `describe(error)` gives `<line>\\n<name>: <message>` of what a script raised, `kindOf` and `named` help them.
+ * They read only intrinsics captured by `sandboxGuards`.
+ */
+const sandboxWords = `  const identifier = matcher("^[A-Za-z_$][A-Za-z0-9_$]*$", "");
+  const programLine = matcher("${programFile.replace(".", "\\\\.")}:(\\\\d+)", "");
   const named = (key) => identifier(key) === null ? "[" + stringify(key) + "]" : "." + key;
   const kindOf = (proto) => {
     for (let link = proto; link !== null && link !== ObjectProto; link = getProto(link)) {
@@ -128,6 +147,61 @@ export const sandboxPrelude = `(function () {
     const stack = typeof error.stack === "string" ? error.stack : "";
     const at = programLine(stack);
     return (at === null ? "" : at[1]) + "\\n" + name + (message === "" ? "" : ": " + message);
+  };`
+
+/**
+ * The statements every sandbox prelude begins with (function-formats.md §1.9), shared by the computation runner
+ * below and the workflow expression runner (workflow-format.md §6.3): `sandboxGuards`, then `sandboxWords`, so
+ * a runner has in scope the intrinsics they captured and `inspect`, `kindOf`, `named` and `describe`.
+ */
+export const sandboxRules = `${sandboxGuards}
+${sandboxWords}`
+
+/**
+ * `sandboxWords` as a script that evaluates to a function of the guards' captured intrinsics (`wordsScope`),
+ * giving `{ inspect, describe }`: the computation runner compiles it only when a run fails or gives what its fast
+ * JSON check is not sure of, so a run that succeeds pays nothing for it (decision 0233). The host hands it to the
+ * prelude as an argument: as a literal in the prelude, its text alone would cost a tenth of the prelude's parse.
+ */
+export const wordsScript = `(function (${wordsScope.join(", ")}) {
+  "use strict";
+${sandboxWords}
+  return { inspect, describe };
+})`
+
+/**
+ * The script every context evaluates before the program (function-formats.md §1.9). It removes what a program
+ * may not reach (`eval`, `Function` and every code-generating constructor, `Math.random`, `Promise`, `WeakRef`,
+ * `FinalizationRegistry`, shared memory), pins `Date` to the run's start and makes local-time forms raise
+ * `TypeError`, then gives back the runner:
+ * `(factory, inputJson, now, maxOutputChars) => "J<json>" | "U<why not JSON>" | "O<length>" | "M" (no default export) | "E<line>\n<error>"`.
+ * The runner captures every intrinsic it uses first, so a program that rewrites prototypes cannot mislead it. It
+ * writes the output with a checking `JSON.stringify`; only when that check is not sure, or the program raised,
+ * does it compile `wordsScript` (the prelude's argument) for the words (decision 0233). It takes nothing of a run
+ * until it is called (the clock is pinned then), so a context can be readied before its run arrives; it is called
+ * once per context.
+ */
+export const sandboxPrelude = `(function (wordsScript) {
+  ${sandboxGuards}
+  let words;
+  const wordsOf = () => words ??= apply(evaluate, undefined, [wordsScript])(${wordsScope.join(", ")});
+  const plainText = (output) => {
+    let sure = true, last;
+    const holders = [];
+    const text = stringify(output, function (key, value) {
+      const holder = this;
+      if (holders.length === 0 || holder === last) holders[holders.length] = holder;
+      else while (holders.length > 0 && holders[holders.length - 1] !== holder) holders.length--;
+      if (holders.length === 0 || value !== holder[key]) sure = false;
+      else if (typeof value === "object" && value !== null) {
+        const proto = getProto(value);
+        if (holders.length > 512 || (isArray(value) ? proto !== ArrayProto : proto !== ObjectProto && proto !== null)) sure = false;
+        last = value;
+      } else if (typeof value === "number" ? !finite(value) : typeof value !== "string" && typeof value !== "boolean" && value !== null) sure = false;
+      if (isArray(holder) && !apply(hasOwn, holder, [key])) sure = false;
+      return sure ? value : undefined;
+    });
+    return sure ? text : undefined;
   };
   return function run(factory, inputJson, now, maxOutputChars) {
     pinnedNow = now;
@@ -137,12 +211,16 @@ export const sandboxPrelude = `(function () {
       const main = entry.main;
       if (typeof main !== "function") return "M";
       const output = apply(main, undefined, [parse(inputJson)]);
-      const problem = inspect(output, "$", 1);
-      if (problem !== undefined) return "U" + problem;
-      const text = stringify(output);
+      let text;
+      try { text = plainText(output); } catch { text = undefined; }
+      if (text === undefined) {
+        const problem = wordsOf().inspect(output, "$", 1);
+        if (problem !== undefined) return "U" + problem;
+        text = stringify(output);
+      }
       return text.length > maxOutputChars ? "O" + text.length : "J" + text;
     } catch (error) {
-      return "E" + describe(error);
+      return "E" + wordsOf().describe(error);
     }
   };
 })`

@@ -1,8 +1,9 @@
 import { Views } from "@runledger/core"
 import { Effect } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { appendFact, okOn, refusedOn } from "../changes/changesFixture.js"
+import { okOn, refusedOn } from "../changes/changesFixture.js"
 import { makeRuntime } from "../runtimeFixture.js"
+import { dayAgo, daysAgo, runRecorder, usage } from "./analyticsFixture.js"
 
 let fixture: ReturnType<typeof makeRuntime>
 const ok = okOn(() => fixture)
@@ -10,38 +11,11 @@ const refused = refusedOn(() => fixture)
 const inFinance = { playbook: "finance" }
 const analytics = (input: unknown) => ok("full", "get_playbook_analytics", input, inFinance)
 
-const dayMillis = 86_400_000
-/** The instant `days` days before today, at a time of day. */
-const daysAgo = (days: number, hour = 10, extraMillis = 0) => {
-  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate())
-  return new Date(today - days * dayMillis + hour * 3_600_000 + extraMillis).toISOString()
-}
-const dayAgo = (days: number) => daysAgo(days).slice(0, 10)
-
-/** Records one fact of a run, at a time, as a function's engine would. */
-const runFact = (
-  runId: string,
-  type: string,
-  at: string,
-  data: unknown = {},
-  definition = { type: "reasoning", name: "triage" }
-) =>
-  appendFact(fixture, `playbook/acme/finance/runs/${runId}`, type, data, {
-    at,
-    run_id: runId,
-    correlation_id: runId,
-    definition: { ...definition, version: 1 }
-  })
-const usage = (uncached: number, cacheRead: number, text: number) => ({
-  usage: {
-    input: { uncached, cache_read: cacheRead, cache_write: null },
-    output: { text, reasoning: null },
-    total: null
-  }
-})
+let runFact: ReturnType<typeof runRecorder>
 
 beforeEach(async () => {
   fixture = makeRuntime()
+  runFact = runRecorder(() => fixture)
   await ok("full", "create_playbook", { playbook: "finance", name: "Finance" })
 })
 afterEach(() => fixture.runtime.dispose())

@@ -1,11 +1,15 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { defaultSettings, RuntimeConfig } from "../../src/config/RuntimeConfig.js"
 import { computationFormat } from "../../src/formats/computation/computationFormat.js"
 import type { FormatEnding } from "../../src/formats/DefinitionFormat.js"
 import { Formats } from "../../src/formats/DefinitionFormat.js"
 import { FormatsLive } from "../../src/formats/FormatsLive.js"
+import { Models } from "../../src/models/Models.js"
 import { Sandbox } from "../../src/ports/Sandbox.js"
 import * as QuickJsSandbox from "../../src/sandbox/QuickJsSandbox.js"
+import * as QuickJsExpressions from "../../src/workflow/expressions/QuickJsExpressions.js"
+import { WorkflowEngine } from "../../src/workflow/run/WorkflowEngine.js"
 import { computationDocument, invoiceDocument } from "./invoice.js"
 import { sandboxRuntime } from "./sandboxFixture.js"
 
@@ -99,15 +103,26 @@ describe("a computation run", () => {
 })
 
 describe("FormatsLive", () => {
-  it("provides the computation format on the sandbox", async () => {
+  const config = Layer.succeed(RuntimeConfig, defaultSettings)
+  it("provides every format implemented, computation on the sandbox", async () => {
     const types = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
           const formats = yield* Formats
           return [...formats.keys()]
         })
-      ).pipe(Effect.provide(FormatsLive), Effect.provide(QuickJsSandbox.layer({ runWorkers: 1 })))
+      ).pipe(
+        Effect.provide(FormatsLive),
+        Effect.provide(
+          Layer.mergeAll(
+            QuickJsSandbox.layer({ runWorkers: 1 }),
+            Models.none,
+            config,
+            WorkflowEngine.layer.pipe(Layer.provide(Layer.merge(config, QuickJsExpressions.layer)))
+          )
+        )
+      )
     )
-    expect(types).toEqual(["computation", "interaction"])
+    expect(types).toEqual(["computation", "interaction", "reasoning", "workflow", "lookup"])
   })
 })

@@ -128,6 +128,28 @@ describe("a run in the sandbox", () => {
     })
   })
 
+  it("writes what its fast JSON check is sure of, and names what it is not", async () => {
+    let deepest = "1"
+    for (let level = 0; level < 512; level++) deepest = `{ "a": ${deepest} }`
+    expect(await output(`export default (): any => (${deepest})`)).toEqual(JSON.parse(deepest))
+    expect(
+      await output(
+        "export default (): any => { const x = { n: 1 }; return [x, { y: x, z: [x] }, { get g() { return 2 } }] }"
+      )
+    ).toEqual([{ n: 1 }, { y: { n: 1 }, z: [{ n: 1 }] }, { g: 2 }])
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["{ (Array.prototype as any)[1] = 5; return [1, , 3] }", "$[1] is a hole in the list"],
+      ["({ a: { toJSON: () => 1 } })", "$.a.toJSON holds a function"],
+      ["{ let n = 0; return { get a() { return n++ === 0 ? 1 : undefined } } }", "$.a holds undefined"],
+      [`{ const a: any = {}; let at = a; for (let i = 0; i < 512; i++) at = at.a = {}; return a }`, "nests deeper"]
+    ]
+    for (const [body, words] of cases) {
+      expect(await refusal(`export default (): any => ${body.startsWith("{") ? body : `(${body})`}`)).toMatchObject({
+        detail: expect.stringContaining(words)
+      })
+    }
+  })
+
   it("refuses output over 1,048,320 bytes", async () => {
     expect(await refusal("export default () => 'x'.repeat(1_048_400)")).toMatchObject({
       detail: expect.stringContaining("at most 1048320 are allowed")

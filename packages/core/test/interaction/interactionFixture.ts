@@ -39,7 +39,7 @@ export type RuntimeContext = Context.Context<any>
 
 /**
  * Helpers over a built runtime: `call` dispatches an operation as the full key in playbook finance (created first),
- * `facts` reads a run's stream, `ended` waits on the real clock until the host ends a run.
+ * `stream` reads a stream and `facts` a run's, `ended` waits on the real clock until the host ends a run.
  */
 export const runtimeOn = (context: RuntimeContext) =>
   Effect.gen(function* () {
@@ -76,8 +76,8 @@ export const runtimeOn = (context: RuntimeContext) =>
       Effect.flatMap(call(operation, input), (result) =>
         Either.isLeft(result) ? Effect.succeed(result.left) : Effect.die(new Error(`${operation} was not refused`))
       )
-    const facts = (runId: string) =>
-      run(Effect.flatMap(Ledger, (ledger) => ledger.readStream(`playbook/acme/finance/runs/${runId}`)))
+    const stream = (name: string) => run(Effect.flatMap(Ledger, (ledger) => ledger.readStream(name)))
+    const facts = (runId: string) => stream(`playbook/acme/finance/runs/${runId}`)
     /** Waits, on the real clock, until a run's status is no longer started; the host works in its own fiber. */
     const ended = (runId: string) =>
       TestServices.provideLive(
@@ -87,7 +87,7 @@ export const runtimeOn = (context: RuntimeContext) =>
         )
       )
     yield* call("create_playbook", { playbook: "finance", name: "Finance" }, undefined)
-    return { call, ok, refused, facts, ended }
+    return { call, ok, refused, stream, facts, ended }
   })
 
 /** The settings of these tests' runtimes: the test keys, no local mode. */

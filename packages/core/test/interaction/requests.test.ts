@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Host, InteractionSettings, RunLedger } from "@runledger/core"
+import { Host, InteractionSettings, Ledger, RunLedger, StoreUnavailable } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Context, Effect, Layer, TestClock, TestServices } from "effect"
+import { Context, Effect, Layer, Ref, TestClock, TestServices } from "effect"
 import {
   askDocument,
   askInput,
@@ -227,6 +227,50 @@ describe("requests held for an agent", () => {
     }).pipe(
       Effect.provide(Layer.succeed(InteractionSettings, { openRequestCap: 2, sweepMillis: 30_000, concurrency: 4 }))
     )
+  )
+
+  it.scoped(
+    "the start and its request are one append: a store that breaks while recording it keeps no started run",
+    () =>
+      Effect.gen(function* () {
+        const breaking = yield* Ref.make(true)
+        const breakingStore = Layer.effect(
+          Ledger,
+          Effect.map(Ledger, (ledger) => ({
+            ...ledger,
+            append: (appends) =>
+              Effect.flatMap(Ref.get(breaking), (breaks) =>
+                breaks && appends.some((append) => append.facts.some((fact) => fact.type === "interaction_requested"))
+                  ? Effect.fail(new StoreUnavailable({ detail: "the process stopped while it recorded the request" }))
+                  : ledger.append(appends)
+              )
+          }))
+        ).pipe(Layer.provideMerge(MemoryStore.layer))
+        const { ok, refused, facts, stream } = yield* Effect.flatMap(
+          Layer.build(RunLedger.onStore(breakingStore, testSettings, interactionFormats)),
+          runtimeOn
+        )
+        yield* ok("create_definition", { type: "interaction", name: "ask", source: askDocument(), diagram: "none" })
+        const lost = yield* refused("run_definition", {
+          type: "interaction",
+          name: "ask",
+          input: askInput,
+          run_id: runId
+        })
+        expect(lost.reason).toBe("unavailable")
+        expect(yield* facts(runId)).toEqual([])
+        expect((yield* ok("list_runs", {})).runs).toEqual([])
+        yield* Ref.set(breaking, false)
+        const run = yield* ok("run_definition", { type: "interaction", name: "ask", input: askInput, run_id: runId })
+        expect(run.status).toBe("started")
+        const recorded = yield* facts(runId)
+        expect(recorded.map((fact) => fact.type)).toEqual(["run_started", "interaction_requested", "run_deferred"])
+        expect(recorded.slice(1).map((fact) => fact.metadata.causation_id)).toEqual([recorded[0].id, recorded[0].id])
+        const slots = yield* stream("requests/acme/finance")
+        expect(slots.map((fact) => [fact.type, fact.data, fact.metadata.causation_id])).toEqual([
+          ["request_slot_taken", { run_id: runId }, recorded[0].id]
+        ])
+      })
   )
 
   it.scoped("a host started later resumes: it ends a request answered while no host ran", () =>

@@ -5,7 +5,7 @@ import { DefinitionName } from "../../definitions/definitionFields.js"
 import { analyticsWindow } from "../AnalyticsWindow.js"
 import { analyticsOf } from "../analyticsOf.js"
 import { PlaybookAnalytics } from "../PlaybookAnalytics.js"
-import { readTallies } from "../readTallies.js"
+import { readBuckets } from "../readBuckets.js"
 
 /** A day as `YYYY-MM-DD`. */
 const Day = Schema.String.pipe(
@@ -48,13 +48,13 @@ export const getPlaybookAnalytics = declare({
     Effect.gen(function* () {
       const window = analyticsWindow(input, yield* Clock.currentTimeMillis)
       if (Either.isLeft(window)) return yield* Effect.fail(window.left)
-      const tallies = yield* readTallies(org, playbook!.id, window.right)
+      const buckets = yield* readBuckets(org, playbook!.id, window.right)
       return analyticsOf(
         window.right,
-        tallies.filter(
-          (tally) =>
-            (input.type === undefined || tally.type === input.type) &&
-            (input.name === undefined || tally.name === input.name)
+        buckets.filter(
+          (bucket) =>
+            (input.type === undefined || bucket.type === input.type) &&
+            (input.name === undefined || bucket.name === input.name)
         )
       )
     })

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { conflict, invalidInput } from "../../domain/Rejection.js"
+import { checkTriggerRoom } from "../../workflow/triggers/triggerRoom.js"
 import { changeDefinition } from "../changeDefinition.js"
 import { checkDiagram } from "../checkDiagram.js"
 import { Definition } from "../DefinitionRecord.js"
@@ -42,7 +43,8 @@ export const createDefinition = declare({
     Effect.gen(function* () {
       const diagramIssue = checkDiagram(input.type, input.diagram)
       if (diagramIssue !== undefined) return yield* Effect.fail(invalidInput([diagramIssue]))
-      const document = yield* readSource(input.type, input.source)
+      const document = yield* readSource(input.type, input.source, { org, playbook: playbook!.id })
+      yield* checkTriggerRoom(org, playbook!.id, input.name, document)
       const created: DefinitionCreated = {
         type: input.type,
         name: input.name,

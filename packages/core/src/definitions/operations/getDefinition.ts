@@ -38,6 +38,8 @@ export const getDefinition = declare({
         return yield* Effect.fail(
           notFound(`This runtime keeps the pages of definitions but does not render them yet (decision F10).`)
         )
-      return definition
+      if (definition.status === "active" || definition.triggers_since === undefined) return definition
+      const { triggers_since: _since, ...standing } = definition
+      return standing
     })
 })

@@ -38,7 +38,9 @@ export const listDefinitions = declare({
       return {
         definitions: found
           .filter((definition) => input.include_retired === true || definition.status !== "retired")
-          .map(({ overview: _overview, diagram: _diagram, source: _source, ...listed }) => listed)
+          .map(
+            ({ overview: _overview, diagram: _diagram, source: _source, triggers_since: _since, ...listed }) => listed
+          )
       }
     })
 })

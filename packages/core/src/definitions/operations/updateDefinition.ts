@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { invalidInput } from "../../domain/Rejection.js"
+import { checkTriggerRoom } from "../../workflow/triggers/triggerRoom.js"
 import { changeDefinition, definitionRetired, noSuchDefinition } from "../changeDefinition.js"
 import { checkDiagram } from "../checkDiagram.js"
 import { Definition } from "../DefinitionRecord.js"
@@ -36,7 +37,8 @@ export const updateDefinition = declare({
     Effect.gen(function* () {
       const diagramIssue = checkDiagram(input.type, input.diagram)
       if (diagramIssue !== undefined) return yield* Effect.fail(invalidInput([diagramIssue]))
-      const document = yield* readSource(input.type, input.source)
+      const document = yield* readSource(input.type, input.source, { org, playbook: playbook!.id })
+      yield* checkTriggerRoom(org, playbook!.id, input.name, document)
       const { definition, changed } = yield* changeDefinition(
         { org, playbook: playbook!.id, type: input.type, name: input.name, caller },
         (current) => {

@@ -6,6 +6,7 @@ import { Ledger } from "../../ports/Ledger.js"
 import { playbookStreamsPrefix } from "../../runs/runFacts.js"
 import { isPlaybookEvent } from "../isPlaybookEvent.js"
 import { PlaybookEvent } from "../PlaybookEvent.js"
+import { eventsOfFact, stepEventOf } from "../stepEvents.js"
 import { fullEvent } from "../toEvent.js"
 
 /** An event id: a UUID, or a step's `<input id>_<n>` with n counted from 1 without a leading zero. */
@@ -39,7 +40,6 @@ export const getEvent = declare({
           )
         )
       const missing = notFound(`The playbook ${playbook!.id} has no event ${input.event_id}.`)
-      if (match[2] !== undefined) return yield* Effect.fail(missing)
       const ledger = yield* Ledger
       const found = yield* storeToRejection(ledger.readFact(match[1].toLowerCase()))
       if (
@@ -48,6 +48,9 @@ export const getEvent = declare({
         !isPlaybookEvent(found.value.fact)
       )
         return yield* Effect.fail(missing)
-      return fullEvent(found.value.fact)
+      const event =
+        match[2] === undefined ? eventsOfFact(found.value.fact)[0] : stepEventOf(found.value.fact, Number(match[2]))
+      if (event === undefined) return yield* Effect.fail(missing)
+      return fullEvent(event)
     })
 })

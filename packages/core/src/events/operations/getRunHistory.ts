@@ -8,6 +8,7 @@ import { Ledger } from "../../ports/Ledger.js"
 import { readRun } from "../../runs/readRun.js"
 import { runStream } from "../../runs/runFacts.js"
 import { EventPage } from "../EventPage.js"
+import { eventsOfFact } from "../stepEvents.js"
 import { pageEvent } from "../toEvent.js"
 
 /** get_run_history: the events of one run in the order recorded, oldest first unless `order=desc`. */
@@ -41,7 +42,8 @@ export const getRunHistory = declare({
       const limit = input.limit ?? defaultLimit
       const ledger = yield* Ledger
       const facts = yield* storeToRejection(ledger.readStream(runStream(org, playbook!.id, run.run_id)))
-      const ordered = order === "asc" ? facts : [...facts].reverse()
+      const events = facts.flatMap(eventsOfFact)
+      const ordered = order === "asc" ? events : events.reverse()
       const start = from === undefined ? 0 : from.right
       const page = ordered.slice(start, start + limit)
       const hasMore = start + page.length < ordered.length

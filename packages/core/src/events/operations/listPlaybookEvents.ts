@@ -7,10 +7,21 @@ import { cursorRefused, decodeCursor, encodeCursor } from "../../paging/cursor.j
 import { defaultLimit, EventOrder, PageCursor, PageLimit } from "../../paging/pageFields.js"
 import { type GlobalFilter, Ledger, type PositionedFact } from "../../ports/Ledger.js"
 import { playbookStreamsPrefix } from "../../runs/runFacts.js"
+import { workflowInputApplied } from "../../workflow/run/workflowFacts.js"
 import { EventPage, pageBytesBound } from "../EventPage.js"
 import { isPlaybookEvent } from "../isPlaybookEvent.js"
 import { parseSince } from "../parseSince.js"
+import { type DerivedEvent, eventsOfFact, stepEventTypeNames } from "../stepEvents.js"
 import { pageEvent } from "../toEvent.js"
+
+/**
+ * Where the next page of events begins: after a position of the ledger, less the events of the next fact already
+ * given (a workflow input shows as several events, and a page may end among them).
+ */
+interface EventsCursor {
+  readonly after?: string
+  readonly skip: number
+}
 
 /** list_playbook_events: the playbook's events, newest first unless `order=asc`, filtered and paged. */
 export const listPlaybookEvents = declare({
@@ -46,50 +57,63 @@ export const listPlaybookEvents = declare({
           )
         )
       const order = input.order ?? "desc"
+      const stepType = input.type !== undefined && stepEventTypeNames.has(input.type)
       const filter: GlobalFilter = {
         streamPrefix: playbookStreamsPrefix(org, playbook!.id),
-        ...(input.type === undefined ? {} : { types: [input.type] }),
+        ...(input.type === undefined ? {} : { types: [stepType ? workflowInputApplied : input.type] }),
         ...(input.run_id === undefined ? {} : { correlationId: input.run_id.toLowerCase() })
       }
       const scope = `events:${org}/${playbook!.id}/${order}/${input.type ?? ""}/${input.run_id ?? ""}/${input.since ?? ""}`
-      const from = input.cursor === undefined ? undefined : decodeCursor<string>(scope, input.cursor)
+      const from = input.cursor === undefined ? undefined : decodeCursor<EventsCursor>(scope, input.cursor)
       if (from !== undefined && Either.isLeft(from)) return yield* Effect.fail(from.left)
       const limit = input.limit ?? defaultLimit
       const ledger = yield* Ledger
+      const after = from?.right.after
       const loaded: ReadonlyArray<PositionedFact> = yield* storeToRejection(
         ledger.readAll({
           direction: order === "asc" ? "forward" : "backward",
           limit: limit + 1,
           filter,
-          ...(from === undefined ? {} : { from: from.right })
+          ...(after === undefined ? {} : { from: after })
         })
       ).pipe(Effect.catchTag("InvalidPosition", () => Effect.fail(invalidAt("/cursor", cursorRefused))))
-      const page: Array<PositionedFact> = []
+      const shows = (event: DerivedEvent) =>
+        (input.type === undefined || event.type === input.type) &&
+        (since === undefined || Date.parse(event.metadata.at) >= since)
+      const events: Array<DerivedEvent> = []
       let bytes = 0
       let ended = false
+      let next: EventsCursor | undefined
+      let before = after
+      let skip = from?.right.skip ?? 0
       for (const positioned of loaded.slice(0, limit)) {
-        const at = Date.parse(positioned.fact.metadata.at)
-        if (since !== undefined && at < since) {
-          if (order === "desc") {
-            ended = true
-            break
-          }
-          page.push(positioned)
-          continue
+        const fact = positioned.fact
+        if (since !== undefined && order === "desc" && Date.parse(fact.metadata.at) < since) {
+          ended = true
+          break
         }
-        bytes += JSON.stringify(positioned.fact).length
-        page.push(positioned)
-        if (bytes >= pageBytesBound) break
+        const expanded = isPlaybookEvent(fact) ? eventsOfFact(fact).filter(shows) : []
+        const ordered = order === "asc" ? expanded : [...expanded].reverse()
+        const room = limit - events.length
+        events.push(...ordered.slice(skip, skip + room))
+        if (skip + room < ordered.length) {
+          next = { ...(before === undefined ? {} : { after: before }), skip: skip + room }
+          break
+        }
+        skip = 0
+        before = positioned.position
+        next = { after: positioned.position, skip: 0 }
+        bytes += JSON.stringify(fact).length
+        if (events.length >= limit || bytes >= pageBytesBound) break
       }
-      const shown = page.filter(
-        (positioned) =>
-          isPlaybookEvent(positioned.fact) && (since === undefined || Date.parse(positioned.fact.metadata.at) >= since)
-      )
-      const hasMore = !ended && page.length < loaded.length
+      const partial = next !== undefined && next.skip > 0
+      const hasMore =
+        !ended &&
+        (partial || (next !== undefined && loaded.findIndex((p) => p.position === next!.after) < loaded.length - 1))
       return {
-        events: shown.map((positioned) => pageEvent(positioned.fact)),
+        events: events.map(pageEvent),
         has_more: hasMore,
-        next_cursor: hasMore ? encodeCursor(scope, page[page.length - 1].position) : null
+        next_cursor: hasMore && next !== undefined ? encodeCursor(scope, next) : null
       }
     })
 })

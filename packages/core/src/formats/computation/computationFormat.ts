@@ -59,5 +59,8 @@ export const computationFormat = (sandbox: Sandbox["Type"]): DefinitionFormat =>
         })
       )
   },
-  run: (run) => runComputation(run).pipe(Effect.provideService(Sandbox, sandbox))
+  run: (run) => runComputation(run).pipe(Effect.provideService(Sandbox, sandbox)),
+  // A run is deterministic and changes nothing outside its stream: it runs first, and `run_started` is appended
+  // with its ending in one append at the stream's version (decision 0234).
+  recordsWithStart: true
 })

@@ -1,6 +1,7 @@
 import { Effect, Either } from "effect"
 import { conflict, invalidInput, reject } from "../../domain/Rejection.js"
 import { type ProgramUnworkable, Sandbox, type SandboxResult } from "../../ports/Sandbox.js"
+import { recentMemo } from "../../sandbox/recentMemo.js"
 import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
 import { schemaValidator, type ValidateValue } from "../jsonSchema/SchemaValidator.js"
 import { readComputation } from "./readComputation.js"
@@ -14,6 +15,9 @@ const shownOutputIssues = 3
 const validatorOf = (schema: unknown): ValidateValue | undefined =>
   schema === undefined ? undefined : Either.getOrUndefined(schemaValidator(schema))
 
+/** The document of a run's source, read at its first run and kept (the last 64): a saved version never changes. */
+const readForRun = recentMemo(readComputation, 64)
+
 const unworkable = (detail: string): FormatEnding => ({ _tag: "Rejected", rejection: conflict(detail, "unworkable") })
 
 /**
@@ -26,7 +30,7 @@ const unworkable = (detail: string): FormatEnding => ({ _tag: "Rejected", reject
 export const runComputation = (run: FormatRun): Effect.Effect<FormatEnding, never, Sandbox> =>
   Effect.gen(function* () {
     const began = Date.now()
-    const read = readComputation(run.source)
+    const read = readForRun(run.source)
     if (Either.isLeft(read)) {
       return {
         _tag: "Rejected",

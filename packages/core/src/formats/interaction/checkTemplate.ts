@@ -1,4 +1,4 @@
-import type { Template } from "liquidjs"
+import type { Liquid, Template } from "liquidjs"
 import { removedFilters, removedTags, templateBounds, templateEngine } from "./templateEngine.js"
 
 /** One problem of a template, at a line and column within the template (both 1-based). */
@@ -62,12 +62,14 @@ const parseWords = (message: string): string => {
 /**
  * Checks a template at save (function-formats.md §1.5): its length, `${`, the nesting and names bounds (our own
  * words, never the engine's), then the engine's parse (unknown or removed tags and filters), then every variable
- * it reads from outside against `variables` (names it creates with assign, for, increment or cycle are its own).
+ * it reads from outside against `variables` (names it creates with assign, for, increment or cycle are its own),
+ * on the runtime's engine unless another (a prompt's) is given.
  * Right: the parsed template. Left: the issues.
  */
 export const checkTemplate = (
   text: string,
-  variables: ReadonlyArray<string>
+  variables: ReadonlyArray<string>,
+  engine: Liquid = templateEngine
 ): { readonly issues: ReadonlyArray<TemplateIssue>; readonly template?: ReadonlyArray<Template> } => {
   if (text.length > templateBounds.characters)
     return {
@@ -105,12 +107,12 @@ export const checkTemplate = (
     })
   let template: Array<Template>
   try {
-    template = templateEngine.parse(text)
+    template = engine.parse(text)
   } catch (error) {
     return { issues: [...issues, { ...positionOf(error), message: parseWords(String((error as Error).message)) }] }
   }
   try {
-    const analysis = templateEngine.analyzeSync(template)
+    const analysis = engine.analyzeSync(template)
     for (const [name, uses] of Object.entries(analysis.globals)) {
       for (const use of uses) {
         const at = { line: use.location.row, column: use.location.col }

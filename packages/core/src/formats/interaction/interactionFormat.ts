@@ -8,7 +8,7 @@ import { toolServersUnserved } from "./toolServersUnserved.js"
 /**
  * The interaction function format (function-formats.md §3): reads and checks documents; refuses at save, as
  * `unavailable`, a document that delivers through a tool or calls one; runs a request held for an agent, which
- * finishes later.
+ * finishes later, recorded in the same append as the run's start.
  */
 export const interactionFormat: DefinitionFormat = {
   type: "interaction",
@@ -20,5 +20,6 @@ export const interactionFormat: DefinitionFormat = {
       return Effect.fail(reject("unavailable", toolServersUnserved, { kind: "tool_not_offered" }))
     return Effect.succeed([])
   },
-  run: runInteraction
+  run: runInteraction,
+  recordsWithStart: true
 }

@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import type { Template } from "liquidjs"
+import type { Liquid, Template } from "liquidjs"
 import { templateEngine } from "./templateEngine.js"
 
 /** Why a render stopped: a field the scope lacks (`missing`) or a limit or a refusing filter (`stopped`). */
@@ -37,13 +37,14 @@ const stopOf = (error: unknown): RenderStop => {
 export const renderTemplate = (
   text: string,
   template: ReadonlyArray<Template>,
-  scope: Record<string, unknown>
+  scope: Record<string, unknown>,
+  engine: Liquid = templateEngine
 ): Either.Either<{ readonly text: string; readonly isText: boolean }, RenderStop> => {
   try {
-    const rendered = String(templateEngine.renderSync(template as Array<Template>, scope))
+    const rendered = String(engine.renderSync(template as Array<Template>, scope))
     const single = singleOutput.exec(text.trim())
     if (single === null) return Either.right({ text: rendered, isText: true })
-    const value: unknown = templateEngine.evalValueSync(single[1]!, scope)
+    const value: unknown = engine.evalValueSync(single[1]!, scope)
     return Either.right({ text: rendered, isText: typeof value !== "object" || value === null })
   } catch (error) {
     return Either.left(stopOf(error))

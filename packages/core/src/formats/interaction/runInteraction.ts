@@ -6,7 +6,9 @@ import {
   type OpenRequests,
   openRequestsId,
   openRequestsPartition,
-  openRequestsView
+  openRequestsView,
+  requestSlotsStream,
+  requestSlotTaken
 } from "../../interactions/openRequestsProjection.js"
 import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
 import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
@@ -24,24 +26,35 @@ const bytesOf = (text: string) => Buffer.byteLength(text, "utf8")
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/
 
-/** The playbook's open requests, as counted by the `open_requests` view; none for a run outside a playbook. */
+/** No open requests, and a slots stream not yet written. */
+const noRequests: OpenRequests = { open: 0, slots: 0 }
+
+/** The playbook's open requests and slots version, as the `open_requests` view holds them; none outside a playbook. */
 const openRequests = ({ playbook }: FormatRun) =>
   playbook === undefined
-    ? Effect.succeed(0)
+    ? Effect.succeed(noRequests)
     : playbook.views
         .get({
           view: openRequestsView,
           partition: openRequestsPartition,
           id: openRequestsId(playbook.org, playbook.id)
         })
-        .pipe(Effect.map(Option.match({ onNone: () => 0, onSome: (doc) => (doc.data as OpenRequests).open })))
+        .pipe(
+          Effect.map(
+            Option.match({
+              onNone: () => noRequests,
+              onSome: (doc) => doc.data as OpenRequests
+            })
+          )
+        )
 
 /**
  * Carries out an interaction run (function-formats.md §3.7, §3.8): the input schema; the cap on the playbook's
  * open requests; `to` and the message rendered over input, today and now at the run's start; and, when both
- * fit, the request recorded as `interaction_requested` and `run_deferred` with a `Started` ending: the run waits
- * without holding memory until the host ends it. A missing field or a stopped render is `invalid_input`; a `to`
- * that is not text, empty, too long or holds a control character, or a message over 8 KiB, is `unworkable`.
+ * fit, the request recorded as `interaction_requested` and `run_deferred` with a `Started` ending, and a slot of
+ * the playbook claimed at the version the count was read at (ADR 0190): the run waits without holding memory
+ * until the host ends it. A missing field or a stopped render is `invalid_input`; a `to` that is not text, empty,
+ * too long or holds a control character, or a message over 8 KiB, is `unworkable`.
  */
 export const runInteraction = (run: FormatRun): Effect.Effect<FormatEnding> =>
   Effect.gen(function* () {
@@ -66,11 +79,11 @@ export const runInteraction = (run: FormatRun): Effect.Effect<FormatEnding> =>
           retryAfter: 1
         })
       )
-    if (open.right >= settings.openRequestCap)
+    if (open.right.open >= settings.openRequestCap)
       return rejected(
         reject(
           "unavailable",
-          `The playbook already holds ${open.right} open requests, as many as this runtime allows (${settings.openRequestCap}); answer or cancel some, then run it again.`,
+          `The playbook already holds ${open.right.open} open requests, as many as this runtime allows (${settings.openRequestCap}); answer or cancel some, then run it again.`,
           { kind: "requests_full", retryAfter: 60 }
         )
       )
@@ -141,6 +154,16 @@ export const runInteraction = (run: FormatRun): Effect.Effect<FormatEnding> =>
       facts: [
         { type: "interaction_requested", data: requested },
         { type: "run_deferred", data: { record } }
-      ]
+      ],
+      alongside:
+        run.playbook === undefined
+          ? []
+          : [
+              {
+                stream: requestSlotsStream(run.playbook.org, run.playbook.id),
+                expected: open.right.slots,
+                facts: [{ type: requestSlotTaken, data: { run_id: run.runId } }]
+              }
+            ]
     } as const
   })

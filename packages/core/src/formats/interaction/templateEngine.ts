@@ -33,11 +33,11 @@ export const removedFilters: ReadonlyMap<string, string> = new Map([
 export const templateBounds = { characters: 65_536, names: 1_000, nesting: 2_000, renderMillis: 200, memory: 5_000_000 }
 
 /**
- * The one template engine of the runtime (decision F12): liquidjs in memory, no file system, strict filters,
+ * Makes the one template engine configuration of the runtime (decision F12): liquidjs in memory, no file system, strict filters,
  * strict variables except in conditions and as the subject of `default`, own properties only, with the render
  * time and memory bounds of §1.5, the removed tags and filters taken out, and `money`, `clip` and `words` added.
  */
-export const templateEngine: Liquid = (() => {
+export const makeTemplateEngine = (): Liquid => {
   const engine = new Liquid({
     strictFilters: true,
     strictVariables: true,
@@ -54,4 +54,7 @@ export const templateEngine: Liquid = (() => {
   engine.registerFilter("clip", clip)
   engine.registerFilter("words", words)
   return engine
-})()
+}
+
+/** The engine of every template but a prompt (which adds its system block to an engine of its own). */
+export const templateEngine: Liquid = makeTemplateEngine()

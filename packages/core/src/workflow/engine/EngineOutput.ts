@@ -42,7 +42,7 @@ export type EngineOutput =
       readonly type: string
       readonly name: string
       readonly input: unknown
-      /** When the wait passes: the call's deadline timer is armed for it. */
+      /** When the wait passes; the same input arms the call's deadline timer (an `arm_timer` output) due then. */
       readonly deadlineAt: number
     }
   | { readonly kind: "cancel_call"; readonly key: string; readonly runId: string; readonly cancelKind: CancelKind }

@@ -56,10 +56,23 @@ export type WorkflowInput =
       /** Seeds the run's random draws (retry jitter). */
       readonly seed: number
       readonly limits: RunLimits
+      /** `$runtime.version`: the runtime's version (RuntimeConfig `serverVersion`); default `0.1.0`. */
+      readonly runtimeVersion?: string
     }
   | { readonly kind: "call_answered"; readonly key: string; readonly at: number; readonly answer: CallAnswer }
   | { readonly kind: "timer_fired"; readonly key: string; readonly at: number }
-  | { readonly kind: "event_received"; readonly key: string; readonly at: number; readonly event: RunEvent }
+  | {
+      readonly kind: "event_received"
+      /** The event's id. */
+      readonly key: string
+      readonly at: number
+      readonly event: RunEvent
+      /**
+       * A playbook event the host offers an open listen (rather than an event sent to the run): if no open listen
+       * takes it, the input is stale instead of waiting in the inbox (workflow-format.md §8.1).
+       */
+      readonly offered?: boolean
+    }
   | {
       readonly kind: "cancel_requested"
       /** The run id. */

@@ -1,0 +1,280 @@
+/**
+ * The workflows benchmark (issue 4): RunLedger's workflow engine, driven in-process through the core `dispatch`,
+ * beside DBOS Transact and a raw single-row INSERT on the same PostgreSQL database, and beside
+ * `@effect/workflow`'s in-memory engine on the memory store; then the cost of resuming a run as its history grows,
+ * and the commits and round trips per step. Medians of interleaved repetitions. See bench/README.md.
+ */
+import { cpus } from "node:os"
+import * as MemoryStore from "@runledger/store-memory"
+import { median } from "../ledger/measure.js"
+import { loadPostgresStore, maxConnections } from "../ledger/postgresStore.js"
+import { type BenchDatabase, createBenchDatabase } from "./benchDatabase.js"
+import { readWorkflowsConfig } from "./config.js"
+import { prepareGrowthRuns } from "./costGrowth.js"
+import { launchDbos } from "./dbosPeer.js"
+import { openEffectWorkflow } from "./effectWorkflowPeer.js"
+import { openRawInsert } from "./rawInsert.js"
+import { printReport, type Row } from "./report.js"
+import {
+  type EndedRun,
+  openRunLedger,
+  type RunLedgerRuntime,
+  saveBenchDefinitions,
+  workflowNames
+} from "./runLedgerRuntime.js"
+import { gapMedian, type Sample } from "./sample.js"
+import { installTransactionCounter, type Sent } from "./transactionCounter.js"
+
+const config = readWorkflowsConfig()
+const log = (line: string) => process.stdout.write(`${line}\n`)
+const sent = await installTransactionCounter()
+const { steps, concurrent } = config
+
+log(
+  `workflows bench: ${steps} steps per workflow, ${concurrent} concurrent workflows, ${config.reps} interleaved reps ` +
+    `(BENCH_SCALE=${config.scale}), node ${process.version}, ${cpus().length} cpus`
+)
+
+/** Per step, what the driver sent between `before` and now. */
+const perStep = (before: Sent, count: number) => {
+  const after = sent()
+  return {
+    commits: (after.commits - before.commits) / count,
+    writeCommits: (after.writeCommits - before.writeCommits) / count,
+    roundTrips: (after.roundTrips - before.roundTrips) / count,
+    statements: [...after.shapes]
+      .map(([shape, total]) => [shape, (total - (before.shapes.get(shape) ?? 0)) / count] as const)
+      .filter(([, perStep]) => perStep > 0)
+      .sort(([, a], [, b]) => b - a)
+  }
+}
+
+/** A wrong output, or nothing. */
+const check = (output: unknown, expected: number): { wrong?: string } => {
+  const n = typeof output === "number" ? output : (output as { n?: unknown } | undefined)?.n
+  return n === expected ? {} : { wrong: `output ${JSON.stringify(output)}, expected n = ${expected}` }
+}
+
+/** One RunLedger workflow, timed by its own facts and by the wall clock. */
+const sequentialRunLedger =
+  (runtime: RunLedgerRuntime, name: string, counted: boolean) => async (): Promise<Sample> => {
+    const before = sent()
+    const run = await runtime.runWorkflow(name, { n: 0 })
+    return {
+      ...(name === workflowNames.calls ? { stepP50: median(run.inputGaps) } : {}),
+      wallPerStep: run.wallMs / steps,
+      stepsPerSecond: steps / (run.wallMs / 1_000),
+      ...(counted ? perStep(before, steps) : {}),
+      ...(run.status === "succeeded" ? check(run.output, steps) : { wrong: `run ${run.runId} ${run.status}` })
+    }
+  }
+
+/** `concurrent` RunLedger workflows at once: steps/s from the first start to the last ending the facts record. */
+const concurrentRunLedger = (runtime: RunLedgerRuntime, counted: boolean) => async (): Promise<Sample> => {
+  const before = sent()
+  const begin = performance.now()
+  const runs: Array<EndedRun> = await Promise.all(
+    Array.from({ length: concurrent }, () => runtime.runWorkflow(workflowNames.calls, { n: 0 }))
+  )
+  const wallMs = performance.now() - begin
+  const total = steps * concurrent
+  const wrong = runs.map((run) => (run.status === "succeeded" ? check(run.output, steps).wrong : `${run.status}`))
+  return {
+    wallPerStep: wallMs / total,
+    stepsPerSecond: total / (wallMs / 1_000),
+    ...(counted ? perStep(before, total) : {}),
+    ...(wrong.some((reason) => reason !== undefined) ? { wrong: wrong.find((reason) => reason !== undefined)! } : {})
+  }
+}
+
+const rows: Array<Row> = []
+const closers: Array<() => Promise<void>> = []
+const notes: Array<string> = []
+let database: BenchDatabase | undefined
+let growth: Awaited<ReturnType<typeof prepareGrowthRuns>> | undefined
+/** Shuts DBOS down (its background queries would count in pg_stat_database); closing twice does nothing. */
+let stopPeers: () => Promise<void> = async () => undefined
+
+try {
+  if (config.postgres) {
+    const store = await loadPostgresStore()
+    if (!store.available) notes.push(`POSTGRES ROWS MISSING: ${store.reason}`)
+    else {
+      database = await createBenchDatabase(config.databaseUrl)
+      const url = database.url
+      log(`database ${database.name} created`)
+      const postgres = await openRunLedger(store.layer({ url, schema: "runledger", maxConnections }))
+      closers.push(postgres.close)
+      await saveBenchDefinitions(postgres, steps)
+      const raw = await openRawInsert(url, maxConnections)
+      closers.push(raw.close)
+      rows.push(
+        {
+          section: "sequential",
+          name: "RunLedger call steps",
+          store: "postgres",
+          measure: sequentialRunLedger(postgres, workflowNames.calls, true)
+        },
+        {
+          section: "sequential",
+          name: "RunLedger set steps",
+          store: "postgres",
+          measure: sequentialRunLedger(postgres, workflowNames.sets, true)
+        },
+        {
+          section: "sequential",
+          name: "raw INSERT",
+          store: "postgres",
+          measure: async () => {
+            const before = sent()
+            const ends = await raw.run(steps)
+            const wallMs = ends.at(-1)! - ends[0]!
+            return {
+              stepP50: gapMedian(ends),
+              wallPerStep: wallMs / steps,
+              stepsPerSecond: steps / (wallMs / 1_000),
+              ...perStep(before, steps)
+            }
+          }
+        }
+      )
+      const dbos = await launchDbos(url).catch((error: unknown) => {
+        notes.push(`DBOS ROWS MISSING: DBOS could not be launched: ${String(error)}`)
+        return undefined
+      })
+      if (dbos !== undefined) {
+        closers.push(dbos.close)
+        stopPeers = dbos.close
+        rows.push({
+          section: "sequential",
+          name: "DBOS steps",
+          store: "postgres",
+          measure: async () => {
+            const before = sent()
+            const run = await dbos.run(steps)
+            const wallMs = run.stepEnds.at(-1)! - run.stepEnds[0]!
+            return {
+              stepP50: gapMedian(run.stepEnds),
+              wallPerStep: wallMs / steps,
+              stepsPerSecond: steps / (wallMs / 1_000),
+              ...perStep(before, steps),
+              ...check(run.output, steps)
+            }
+          }
+        })
+      }
+      rows.push({
+        section: "concurrent",
+        name: "RunLedger call steps",
+        store: "postgres",
+        measure: concurrentRunLedger(postgres, true)
+      })
+      if (dbos !== undefined)
+        rows.push({
+          section: "concurrent",
+          name: "DBOS steps",
+          store: "postgres",
+          measure: async () => {
+            const before = sent()
+            const begin = performance.now()
+            const runs = await Promise.all(Array.from({ length: concurrent }, () => dbos.run(steps)))
+            const wallMs = performance.now() - begin
+            const total = steps * concurrent
+            const wrong = runs.map((run) => check(run.output, steps).wrong).find((reason) => reason !== undefined)
+            return {
+              wallPerStep: wallMs / total,
+              stepsPerSecond: total / (wallMs / 1_000),
+              ...perStep(before, total),
+              ...(wrong === undefined ? {} : { wrong })
+            }
+          }
+        })
+      log("preparing the cost-growth runs…")
+      growth = await prepareGrowthRuns(
+        () => store.layer({ url, schema: "growth", maxConnections }),
+        config.histories,
+        config.reps * 3
+      )
+    }
+  } else notes.push("Postgres rows skipped (BENCH_POSTGRES=0)")
+
+  const memory = await openRunLedger(MemoryStore.layer)
+  closers.push(memory.close)
+  await saveBenchDefinitions(memory, steps)
+  const effect = openEffectWorkflow()
+  closers.push(effect.close)
+  const effectRow = (count: number) => async (): Promise<Sample> => {
+    const begin = performance.now()
+    const outputs = await Promise.all(Array.from({ length: count }, () => effect.run(steps)))
+    const wallMs = performance.now() - begin
+    const wrong = outputs.map((output) => check(output, steps).wrong).find((reason) => reason !== undefined)
+    return {
+      wallPerStep: wallMs / (steps * count),
+      stepsPerSecond: (steps * count) / (wallMs / 1_000),
+      ...(wrong === undefined ? {} : { wrong })
+    }
+  }
+  rows.push(
+    {
+      section: "memory",
+      name: "RunLedger call steps",
+      store: "memory",
+      measure: sequentialRunLedger(memory, workflowNames.calls, false)
+    },
+    {
+      section: "memory",
+      name: "RunLedger set steps",
+      store: "memory",
+      measure: sequentialRunLedger(memory, workflowNames.sets, false)
+    },
+    { section: "memory", name: "@effect/workflow steps", store: "memory", measure: effectRow(1) },
+    {
+      section: "memory concurrent",
+      name: "RunLedger call steps",
+      store: "memory",
+      measure: concurrentRunLedger(memory, false)
+    },
+    {
+      section: "memory concurrent",
+      name: "@effect/workflow steps",
+      store: "memory",
+      measure: effectRow(concurrent)
+    }
+  )
+
+  log("warm-up…")
+  for (const row of rows) await row.measure()
+  const samples = new Map<Row, Array<Sample>>(rows.map((row) => [row, []]))
+  const resumes: Array<ReadonlyMap<number, number>> = []
+  for (let rep = 0; rep < config.reps; rep++) {
+    const order = rows.map((_, index) => rows[(index + rep) % rows.length]!)
+    for (const row of rep % 2 === 0 ? order : order.reverse()) samples.get(row)!.push(await row.measure())
+    if (growth !== undefined)
+      for (let restart = rep; restart < growth.restarts; restart += config.reps)
+        resumes.push(await growth.resume(restart))
+    log(
+      `rep ${rep + 1}/${config.reps}: ${rows
+        .map(
+          (row) => `${row.section}/${row.name}/${row.store} ${Math.round(samples.get(row)!.at(-1)!.stepsPerSecond)}/s`
+        )
+        .join("; ")}`
+    )
+  }
+  let xactCommits: number | undefined
+  if (database !== undefined) {
+    // pg_stat_database as a cross-check of the driver's count: idle connections report within ~10 s (PG 15).
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 11_000))
+    const calls = rows.find((row) => row.section === "sequential" && row.name === "RunLedger call steps")!
+    log("reading pg_stat_database.xact_commit around one RunLedger call workflow…")
+    await stopPeers()
+    await settle()
+    const before = await database.commits()
+    await calls.measure()
+    await settle()
+    xactCommits = ((await database.commits()) - before) / steps
+  }
+  printReport({ log, config, rows, samples, resumes, xactCommits, notes })
+} finally {
+  for (const close of closers.reverse()) await close().catch(() => undefined)
+  await database?.drop()
+}

@@ -1,0 +1,215 @@
+import { median } from "../ledger/measure.js"
+import type { WorkflowsConfig } from "./config.js"
+import { medianOf, type Sample } from "./sample.js"
+
+/** One row of the table: what it measures, and how one repetition of it is measured. */
+export interface Row {
+  readonly section: "sequential" | "concurrent" | "memory" | "memory concurrent"
+  readonly name: string
+  readonly store: "postgres" | "memory"
+  readonly measure: () => Promise<Sample>
+}
+
+/** Everything the report prints. */
+export interface Report {
+  readonly log: (line: string) => void
+  readonly config: WorkflowsConfig
+  readonly rows: ReadonlyArray<Row>
+  readonly samples: ReadonlyMap<Row, ReadonlyArray<Sample>>
+  /** Per restart, the milliseconds one input took per history length. */
+  readonly resumes: ReadonlyArray<ReadonlyMap<number, number>>
+  /** Commits per step of one RunLedger call workflow as `pg_stat_database.xact_commit` counted them. */
+  readonly xactCommits: number | undefined
+  readonly notes: ReadonlyArray<string>
+}
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "—")
+
+const table = (header: ReadonlyArray<string>, cells: ReadonlyArray<ReadonlyArray<string>>): string => {
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)))
+  const format = (line: ReadonlyArray<string>) => line.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")
+  return [format(header), widths.map((width) => "-".repeat(width)).join("-|-"), ...cells.map(format)].join("\n")
+}
+
+/** A target: a ratio of two figures (of medians, and the median of the per-repetition ratios) against a bound. */
+interface Target {
+  readonly what: string
+  readonly ratio: number
+  readonly perRep: number
+  readonly bound: string
+  readonly pass: boolean | undefined
+}
+
+/** Prints the table of rows, the targets with their ratios, and the notes. */
+export const printReport = (report: Report): void => {
+  const { log, rows, samples } = report
+  const find = (section: Row["section"], name: string) =>
+    rows.find((row) => row.section === section && row.name === name)
+  const of = (row: Row | undefined, pick: (sample: Sample) => number | undefined) =>
+    row === undefined ? Number.NaN : medianOf(samples.get(row)!, pick)
+  log(
+    `\n${table(
+      [
+        "section",
+        "row",
+        "store",
+        "p50 ms/step",
+        "wall ms/step",
+        "steps/s",
+        "commits/step",
+        "writes/step",
+        "round trips/step",
+        "wrong"
+      ],
+      rows.map((row) => [
+        row.section,
+        row.name,
+        row.store,
+        fixed(
+          of(row, (sample) => sample.stepP50),
+          2
+        ),
+        fixed(
+          of(row, (sample) => sample.wallPerStep),
+          2
+        ),
+        Math.round(of(row, (sample) => sample.stepsPerSecond)).toLocaleString("en-US"),
+        fixed(
+          of(row, (sample) => sample.commits),
+          2
+        ),
+        fixed(
+          of(row, (sample) => sample.writeCommits),
+          2
+        ),
+        fixed(
+          of(row, (sample) => sample.roundTrips),
+          2
+        ),
+        samples.get(row)!.filter((sample) => sample.wrong !== undefined).length === 0
+          ? ""
+          : samples.get(row)!.find((sample) => sample.wrong !== undefined)!.wrong!
+      ])
+    )}`
+  )
+
+  /** `top` over `bottom` of one figure, as a ratio of medians and as the median of the per-repetition ratios. */
+  const ratio = (top: Row | undefined, bottom: Row | undefined, pick: (sample: Sample) => number | undefined) => {
+    if (top === undefined || bottom === undefined) return { ratio: Number.NaN, perRep: Number.NaN }
+    const tops = samples.get(top)!
+    const bottoms = samples.get(bottom)!
+    return {
+      ratio: of(top, pick) / of(bottom, pick),
+      perRep: median(tops.map((sample, rep) => pick(sample)! / pick(bottoms[rep]!)!))
+    }
+  }
+  const target = (
+    what: string,
+    figures: { ratio: number; perRep: number },
+    bound: string,
+    holds: (value: number) => boolean
+  ): Target => ({
+    what,
+    ...figures,
+    bound,
+    pass: Number.isFinite(figures.ratio) ? holds(figures.ratio) : undefined
+  })
+  const p50 = (sample: Sample) => sample.stepP50
+  const rate = (sample: Sample) => sample.stepsPerSecond
+  const rlCalls = find("sequential", "RunLedger call steps")
+  const raw = find("sequential", "raw INSERT")
+  const dbos = find("sequential", "DBOS steps")
+  const histories = report.config.histories
+  const resumeAt = (history: number) =>
+    median(report.resumes.flatMap((sample) => (sample.has(history) ? [sample.get(history)!] : [])))
+  const growth = {
+    ratio: resumeAt(histories.at(-1)!) / resumeAt(histories[0]!),
+    perRep: median(report.resumes.map((sample) => sample.get(histories.at(-1)!)! / sample.get(histories[0]!)!))
+  }
+  const single = (value: number) => ({ ratio: value, perRep: Number.NaN })
+  const targets: Array<Target> = [
+    target("RunLedger p50 / raw INSERT p50 (sequential)", ratio(rlCalls, raw, p50), "≤ 1.5", (value) => value <= 1.5),
+    target("DBOS p50 / raw INSERT p50 (sequential)", ratio(dbos, raw, p50), "≥ 2.5", (value) => value >= 2.5),
+    target(
+      "RunLedger / DBOS steps/s (concurrent)",
+      ratio(find("concurrent", "RunLedger call steps"), find("concurrent", "DBOS steps"), rate),
+      "≥ 3",
+      (value) => value >= 3
+    ),
+    target(
+      "RunLedger / @effect/workflow steps/s (memory)",
+      ratio(find("memory", "RunLedger call steps"), find("memory", "@effect/workflow steps"), rate),
+      "≥ 20",
+      (value) => value >= 20
+    ),
+    target(
+      "RunLedger / @effect/workflow steps/s (memory concurrent)",
+      ratio(
+        find("memory concurrent", "RunLedger call steps"),
+        find("memory concurrent", "@effect/workflow steps"),
+        rate
+      ),
+      "≥ 20",
+      (value) => value >= 20
+    ),
+    target(
+      `resume after input ${histories.at(-1)} / after input ${histories[0]}`,
+      growth,
+      "≤ 1.5",
+      (value) => value <= 1.5
+    ),
+    target(
+      "RunLedger commits per call step (driver)",
+      single(of(rlCalls, (sample) => sample.commits)),
+      "≤ 1",
+      (value) => value <= 1
+    ),
+    target(
+      "RunLedger round trips per call step",
+      single(of(rlCalls, (sample) => sample.roundTrips)),
+      "≤ 2",
+      (value) => value <= 2
+    ),
+    target(
+      "RunLedger commits per call step (xact_commit)",
+      single(report.xactCommits ?? Number.NaN),
+      "≤ 1",
+      (value) => value <= 1
+    )
+  ]
+  log(
+    `\n${table(
+      ["target", "ratio of medians", "median of rep ratios", "bound", "result"],
+      targets.map((line) => [
+        line.what,
+        fixed(line.ratio, 2),
+        fixed(line.perRep, 2),
+        line.bound,
+        line.pass === undefined ? "—" : line.pass ? "PASS" : "FAIL"
+      ])
+    )}`
+  )
+  if (report.resumes.length > 0)
+    log(
+      `\nresume (restart, then one input): ${histories
+        .map((history) => `after input ${history}: ${fixed(resumeAt(history), 1)} ms`)
+        .join(", ")} (medians of ${report.resumes.length} restarts)`
+    )
+  log(
+    "\np50 ms/step: median gap between consecutive recorded step results (RunLedger: its workflow_input_applied " +
+      "facts' times, ms resolution; DBOS and raw: when each step returned). wall ms/step: the repetition's wall " +
+      "time over its steps. commits/step: transactions the driver ended (COMMIT, or a statement outside BEGIN … " +
+      "COMMIT, reads included); writes/step: those that wrote; round trips/step: statements sent. Every figure is " +
+      "the median over the repetitions."
+  )
+  for (const row of [rlCalls, dbos]) {
+    const statements = row === undefined ? undefined : samples.get(row)!.at(-1)?.statements
+    if (row === undefined || statements === undefined) continue
+    log(`\nstatements per step, ${row.section} ${row.name} (last repetition; text start: round trips per step):`)
+    for (const [shape, perStep] of statements.slice(0, 14)) log(`  ${fixed(perStep, 2).padStart(6)}  ${shape}`)
+  }
+  for (const note of report.notes) log(`\n${note}`)
+  const missed = targets.filter((line) => line.pass === false)
+  log(missed.length === 0 ? "\nall targets met" : `\ntargets missed: ${missed.map((line) => line.what).join("; ")}`)
+  if (report.config.strict && missed.length > 0) process.exitCode = 1
+}

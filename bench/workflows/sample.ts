@@ -1,0 +1,27 @@
+import { median } from "../ledger/measure.js"
+
+/** What one repetition of one row measured. */
+export interface Sample {
+  /** Median milliseconds of one step: between consecutive recorded step results (absent for `set` and memory peers). */
+  readonly stepP50?: number
+  /** Wall milliseconds of the whole repetition over its steps. */
+  readonly wallPerStep: number
+  /** Steps over wall seconds. */
+  readonly stepsPerSecond: number
+  /** Per step, what the driver sent (Postgres rows). */
+  readonly commits?: number
+  readonly writeCommits?: number
+  readonly roundTrips?: number
+  /** Per step, the statements sent by the start of their text, most frequent first (Postgres rows). */
+  readonly statements?: ReadonlyArray<readonly [string, number]>
+  /** Why the repetition's result is wrong (an output other than n = steps), if it is. */
+  readonly wrong?: string
+}
+
+/** The median of the gaps between consecutive times. */
+export const gapMedian = (times: ReadonlyArray<number>): number =>
+  median(times.slice(1).map((time, index) => time - times[index]!))
+
+/** The median over the samples of one figure, leaving out samples without it. */
+export const medianOf = (samples: ReadonlyArray<Sample>, pick: (sample: Sample) => number | undefined): number =>
+  median(samples.flatMap((sample) => (pick(sample) === undefined ? [] : [pick(sample)!])))

@@ -1,0 +1,77 @@
+/** What the `pg` driver sent from this process since it was installed. */
+export interface Sent {
+  /** Statements: each `Client#query` is one round trip, BEGIN and COMMIT included. */
+  readonly roundTrips: number
+  /** Transactions ended by a commit: each COMMIT, and each statement sent outside BEGIN … COMMIT (autocommit). */
+  readonly commits: number
+  /** The commits of transactions that wrote (an INSERT, UPDATE, DELETE or a notification). */
+  readonly writeCommits: number
+  /** Round trips by the start of their text (spaces folded, 72 characters) and their first value if short. */
+  readonly shapes: ReadonlyMap<string, number>
+}
+
+/** The text of a `query` call's first argument: a string or a query config with `text`. */
+const textOf = (first: unknown): string =>
+  typeof first === "string"
+    ? first
+    : typeof (first as { text?: unknown })?.text === "string"
+      ? (first as { text: string }).text
+      : ""
+
+/** ` [$1=…]` when the first bound value is a short text (a view's name, say), else nothing. */
+const firstValueOf = (args: ReadonlyArray<unknown>): string => {
+  const values = Array.isArray(args[1]) ? args[1] : (args[0] as { values?: unknown } | undefined)?.values
+  const first = Array.isArray(values) ? values[0] : undefined
+  return typeof first === "string" && first.length <= 40 ? ` [$1=${first}]` : ""
+}
+
+const begins = /^\s*(BEGIN|START\s+TRANSACTION)\b/i
+const commitsAtEnd = /(^|;)\s*(COMMIT|END)\s*;?\s*$/i
+const abandons = /^\s*ROLLBACK\b(?!\s+TO)/i
+/** Statements that write: plain DML, a notification, or the Postgres store's append functions. */
+const writes = /\b(INSERT|UPDATE|DELETE|pg_notify|NOTIFY|runledger_append|runledger_write\w*)\b/i
+
+/**
+ * Counts what every `pg` client of this process sends — the Postgres store's (through @effect/sql-pg), DBOS's and
+ * the raw insert floor's alike, as they share one `pg` — and sorts it into round trips and commits, following each
+ * connection in and out of its transactions (a text of several statements counts as one round trip). Read before and after a timed run: the difference is what it sent.
+ */
+export const installTransactionCounter = async (): Promise<() => Sent> => {
+  // Through a variable: `pg` has no type declarations here.
+  const specifier = "pg"
+  const pg = ((await import(specifier)) as { default: PgModule }).default
+  const original = pg.Client.prototype.query
+  const open = new WeakMap<object, { wrote: boolean }>()
+  let roundTrips = 0
+  let commits = 0
+  let writeCommits = 0
+  const shapes = new Map<string, number>()
+  pg.Client.prototype.query = function (this: object, ...args: Array<unknown>) {
+    roundTrips += 1
+    const text = textOf(args[0])
+    const shape = `${text.replace(/\s+/g, " ").trim().slice(0, 72)}${firstValueOf(args)}`
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
+    // A text may hold several statements: the store sends `BEGIN; …` and `…; COMMIT` as one round trip each.
+    const wrote = writes.test(text)
+    if (abandons.test(text)) open.delete(this)
+    else if (begins.test(text) || open.has(this)) {
+      const transaction = open.get(this) ?? { wrote: false }
+      transaction.wrote ||= wrote
+      open.set(this, transaction)
+      if (commitsAtEnd.test(text)) {
+        commits += 1
+        if (transaction.wrote) writeCommits += 1
+        open.delete(this)
+      }
+    } else {
+      commits += 1
+      if (wrote) writeCommits += 1
+    }
+    return original.apply(this, args)
+  }
+  return () => ({ roundTrips, commits, writeCommits, shapes: new Map(shapes) })
+}
+
+interface PgModule {
+  readonly Client: { readonly prototype: { query: (...args: Array<unknown>) => unknown } }
+}

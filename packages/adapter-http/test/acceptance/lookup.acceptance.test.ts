@@ -1,0 +1,193 @@
+import type { RuntimeSettings } from "@runledger/core"
+import { ToolServersLive } from "@runledger/tool-servers"
+import { Layer } from "effect"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
+import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
+
+const inventoryKey = "inv-lookup-key-5521"
+
+/** A lookup of one SKU's stock through the inventory server, its arguments typed from the input. */
+const stockLookup = (tool = "get_stock_level", read = "/stock") => `---
+description: Current stock of one SKU
+call:
+  server: inventory
+  tool: ${tool}
+  with:
+    sku: '{{ input.sku }}'
+    warehouse: '{{ input.warehouse | default: "main" }}'
+    include_reservations: true
+  read: ${read}
+input:
+  schema:
+    type: object
+    required: [sku]
+    properties:
+      sku: { type: string }
+      warehouse: { type: string }
+output:
+  schema:
+    type: object
+    required: [on_hand, reserved]
+    properties:
+      on_hand: { type: integer }
+      reserved: { type: integer }
+---
+`
+
+onEveryStore("lookup functions over HTTP", (store) => {
+  let server: AcceptanceServer
+  let inventory: InventoryHttp
+  let count = 0
+  beforeAll(async () => {
+    inventory = await serveInventory(inventoryKey, "acme")
+    const settings: Partial<RuntimeSettings> = {
+      toolServers: [
+        {
+          name: "inventory",
+          type: "mcp",
+          url: `${inventory.url}/mcp`,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a reference the tool servers read from the environment
+          headers: { Authorization: "Bearer ${INVENTORY_KEY}" },
+          queryParams: { tenant: "acme" },
+          allowed: ["get_stock_level", "create_note", "describe_warehouse", "broken_lookup", "whoami", "gone"]
+        },
+        { name: "notes", type: "mcp", url: "http://127.0.0.1:9/mcp", connectTimeoutMs: 2_000 }
+      ]
+    }
+    server = await startAcceptanceServer(store(), settings, Layer.empty, {
+      toolServers: ToolServersLive.layer({ INVENTORY_KEY: inventoryKey })
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await server?.close()
+    await inventory?.close()
+  })
+
+  const playbook = async () => {
+    const id = `lk-${++count}-${Math.random().toString(36).slice(2, 8)}`
+    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
+    return `/v1/orgs/local/playbooks/${id}`
+  }
+  const save = (base: string, name: string, source: string) =>
+    server.send("POST", `${base}/definitions/lookup`, { name, source, diagram: "none" })
+  const run = (base: string, name: string, input: unknown, runId?: string) =>
+    server.send("POST", `${base}/definitions/lookup/${name}/run`, {
+      input,
+      ...(runId === undefined ? {} : { run_id: runId })
+    })
+
+  it("calls the tool once with typed arguments and the run id, and answers what it returned at read", async () => {
+    const base = await playbook()
+    expect((await save(base, "stock", stockLookup())).status).toBe(201)
+    const ran = await run(base, "stock", { sku: "SKU-7" })
+    expect([ran.status, ran.body.status]).toEqual([200, "succeeded"])
+    expect(ran.body.output).toEqual({
+      sku: "SKU-7",
+      on_hand: 41,
+      reserved: 6,
+      incoming: 120,
+      updated_at: "2026-10-04T08:00:00Z"
+    })
+    expect(inventory.calls.at(-1)).toEqual({
+      name: "get_stock_level",
+      arguments: { sku: "SKU-7", warehouse: "main", include_reservations: true },
+      meta: { "io.runledger/run_id": ran.body.run_id }
+    })
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    expect(history.body.events.map((event: any) => event.type)).toEqual([
+      "run_started",
+      "tool_call_started",
+      "tool_call_answered",
+      "run_succeeded"
+    ])
+    expect(history.body.events[1].data).toMatchObject({
+      number: 1,
+      call_id: ran.body.run_id,
+      server: "inventory",
+      tool: "get_stock_level",
+      read_only: true,
+      content_kept: true
+    })
+    expect(history.body.events[3].data.record).toMatchObject({
+      server: "inventory",
+      tool: "get_stock_level",
+      read: "/stock",
+      mark: "reads"
+    })
+    const again = await run(base, "stock", { sku: "SKU-7" }, ran.body.run_id)
+    expect([again.status, again.body.output.on_hand]).toEqual([200, 41])
+  })
+
+  it("refuses at save, at the line of call, a tool that acts, an unmarked one, one not listed and a server not set up", async () => {
+    const base = await playbook()
+    for (const [source, words] of [
+      [stockLookup("create_note"), "marked acts"],
+      [stockLookup("describe_warehouse"), "marked unmarked"],
+      [stockLookup("gone"), "does not list the tool gone"],
+      [stockLookup("broken").replace("server: inventory", "server: billing"), "not set up for this playbook"],
+      [stockLookup("not_allowed_here"), "does not allow"]
+    ] as const) {
+      const saved = await save(base, "bad", source)
+      expect([saved.status, saved.body.errors[0].pointer, saved.body.errors[0].detail]).toEqual([
+        422,
+        "/source",
+        expect.stringMatching(new RegExp(`^Line 3, column 1: at /call: .*${words}`))
+      ])
+    }
+    const unreachable = await save(base, "down", stockLookup().replace("server: inventory", "server: notes"))
+    expect([unreachable.status, unreachable.body.kind, unreachable.body.detail]).toEqual([
+      503,
+      "tool_server_failed",
+      expect.stringContaining("notes")
+    ])
+    expect((await server.send("GET", `${base}/definitions/lookup/down`)).status).toBe(404)
+  })
+
+  it("refuses a run whose tool its server no longer marks reads, sending nothing", async () => {
+    const base = await playbook()
+    expect((await save(base, "who", stockLookup("whoami", "/x").replace("/x", "/nothing"))).status).toBe(201)
+    inventory.hints.whoami = { destructiveHint: true }
+    const sent = inventory.calls.length
+    const ran = await run(base, "who", { sku: "A" })
+    delete inventory.hints.whoami
+    expect([ran.status, ran.body.kind]).toEqual([503, "tool_not_read_only"])
+    expect(inventory.calls.length).toBe(sent)
+  })
+
+  it("ends a call the tool answered with its own error tools_unfinished; the same run id then answers tools_called", async () => {
+    const base = await playbook()
+    expect((await save(base, "broken", stockLookup("broken_lookup"))).status).toBe(201)
+    const ran = await run(base, "broken", { sku: "A" })
+    expect([ran.status, ran.body.kind, ran.body.because]).toEqual([503, "tools_unfinished", "tool_error"])
+    const again = await run(base, "broken", { sku: "A" }, ran.body.run_id)
+    expect([again.status, again.body.kind, again.body.because]).toEqual([409, "tools_called", "only_read"])
+  })
+
+  it("refuses an input its template cannot render, and a value at read that does not fit the output schema", async () => {
+    const base = await playbook()
+    expect((await save(base, "stock", stockLookup())).status).toBe(201)
+    const missing = await run(base, "stock", { warehouse: "x" })
+    expect([missing.status, missing.body.kind]).toEqual([422, "input_schema"])
+    expect((await save(base, "whole", stockLookup("get_stock_level", "/ok"))).status).toBe(201)
+    const mismatch = await run(base, "whole", { sku: "A" })
+    expect([mismatch.status, mismatch.body.kind]).toEqual([409, "unworkable"])
+  })
+
+  it("reads the outputs of another definition's runs, newest first", async () => {
+    const base = await playbook()
+    expect((await save(base, "stock", stockLookup())).status).toBe(201)
+    await run(base, "stock", { sku: "first" })
+    await run(base, "stock", { sku: "second" })
+    const source = `---
+runs:
+  type: lookup
+  name: stock
+  limit: 1
+---
+`
+    expect((await save(base, "latest", source)).status).toBe(201)
+    const ran = await run(base, "latest", {})
+    expect(ran.body.output).toEqual([expect.objectContaining({ output: expect.objectContaining({ sku: "second" }) })])
+  })
+})

@@ -1,0 +1,185 @@
+import { Clock, Effect, Either } from "effect"
+import { conflict, type Rejection, reject } from "../../domain/Rejection.js"
+import type { Models } from "../../models/Models.js"
+import type { ModelAnswer, ModelMessage, ModelUsage } from "../../ports/ModelProvider.js"
+import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
+import { afterTools } from "./afterTools.js"
+import { answerRecord } from "./answerRecord.js"
+import { type CallContext, callLimitMillis, callModel } from "./callModel.js"
+import { jsonAnswer, repairWords } from "./jsonAnswer.js"
+import { addUsage, type CallAsked, noUsage, settingsShown, usageShown } from "./modelCallFacts.js"
+import { exposedWords, modelFailureRejection } from "./modelFailureRejection.js"
+import { prepareRun } from "./prepareRun.js"
+import { retellTools } from "./retellTools.js"
+import type { Toolbox } from "./Toolbox.js"
+import type { ToolReference } from "./toolReferences.js"
+
+/** The input tokens a run's model calls may use together before its final step, unless the settings say. */
+const defaultMaxInputTokens = 2_000_000
+
+/** Seconds after which a run that ran out of time or answers may be sent again. */
+const laterSeconds = 30
+
+/** How long a whole run may take: 10 minutes, or one model call's limit when longer (function-formats.md §2.6). */
+const runLimitMillis = (maxOutputTokens: number): number => Math.max(600_000, callLimitMillis(maxOutputTokens))
+
+/** Opens the tools a run names, before its first model call; `unavailable` when one is not offered. */
+export type OpenTools = (run: FormatRun, tools: ReadonlyArray<ToolReference>) => Effect.Effect<Toolbox, Rejection>
+
+/** The run's spending so far: tokens and cost, kept on a rejection once a model answered. */
+interface Spending {
+  usage: ModelUsage
+  cost: number | undefined
+  answered: boolean
+}
+
+const inputTokensOf = (usage: ModelUsage): number =>
+  (usage.input.uncached ?? 0) + (usage.input.cacheRead ?? 0) + (usage.input.cacheWrite ?? 0)
+
+/**
+ * Carries out a reasoning run (function-formats.md §2.7): prepares it (model, options, input, prompt) before
+ * anything is called; opens its tools; calls the model, carrying out the tool calls it asks for until it answers
+ * without any or a bound forces the final step (25 calls, the run's input tokens); checks a JSON answer, asking once
+ * for a `repair`; and ends with the output and the record, or the rejection its failure maps to (§2.8, §2.9), which
+ * keeps the run's spending once a model answered. Model and tool calls are recorded as they happen.
+ */
+export const runReasoning = (
+  run: FormatRun,
+  models: Models["Type"],
+  openTools: OpenTools
+): Effect.Effect<FormatEnding> =>
+  Effect.gen(function* () {
+    const began = yield* Clock.currentTimeMillis
+    const prepared = prepareRun(run, models.settings)
+    if (Either.isLeft(prepared)) return { _tag: "Rejected", rejection: prepared.left } as const
+    const { document, model, providerOptions, prompt } = prepared.right
+    const opened = yield* Effect.either(openTools(run, document.tools))
+    if (Either.isLeft(opened)) return { _tag: "Rejected", rejection: opened.left } as const
+    const tools = opened.right
+    const context: CallContext = {
+      models,
+      record: run.record ?? (() => Effect.void),
+      json: document.output.format === "json",
+      runDeadline: began + runLimitMillis(document.settings.maxOutputTokens)
+    }
+    const spending: Spending = { usage: noUsage, cost: undefined, answered: false }
+    const messages: Array<ModelMessage> = [{ role: "user", text: prompt.message }]
+    let number = 0
+
+    /** One model call of the conversation as it stands; its failure as the run's rejection. */
+    const ask = (step: CallAsked["step"], repair: boolean): Effect.Effect<ModelAnswer, Rejection> => {
+      number++
+      const offered = step === "with_tools" ? tools.offered : []
+      const asked: CallAsked = {
+        number,
+        step,
+        model,
+        settings: document.settings,
+        system: prompt.instructions,
+        messages: [...messages],
+        toolsOffered: offered.length,
+        repair,
+        unrecorded: tools.unrecorded()
+      }
+      const request = {
+        provider: model.provider,
+        model: model.model,
+        ...(prompt.instructions === undefined ? {} : { system: prompt.instructions }),
+        messages: step === "final" ? retellTools(asked.messages) : asked.messages,
+        settings: document.settings,
+        output: document.output,
+        tools: offered,
+        ...(providerOptions === undefined ? {} : { providerOptions })
+      }
+      return Effect.flatMap(callModel(context, asked, request), (outcome) => {
+        if (Either.isLeft(outcome)) {
+          const failure = outcome.left
+          if (failure.kind === "timed_out" && Date.now() >= context.runDeadline)
+            return Effect.fail(
+              reject("unavailable", "The run passed its bound of time before its model answered; try again later.", {
+                because: "run_bound",
+                retryAfter: laterSeconds
+              })
+            )
+          const words = exposedWords(model, failure, [prompt.message, prompt.instructions ?? ""])
+          return Effect.fail(modelFailureRejection(model, failure, words))
+        }
+        const answer = outcome.right
+        spending.usage = addUsage(spending.usage, answer.usage)
+        spending.cost = answer.costUsd === undefined ? spending.cost : (spending.cost ?? 0) + answer.costUsd
+        spending.answered = true
+        return Effect.succeed(answer)
+      })
+    }
+
+    /** The loop: model calls and the tool calls they ask for, up to an answer without any. */
+    const converse = Effect.gen(function* () {
+      for (;;) {
+        const withinTokens = inputTokensOf(spending.usage) < (models.settings.maxInputTokens ?? defaultMaxInputTokens)
+        const step = tools.offered.length > 0 && !tools.spent() && withinTokens ? "with_tools" : "final"
+        const answer = yield* ask(step, false)
+        if (answer.toolCalls.length === 0) return answer
+        if (step === "final")
+          return yield* Effect.fail(
+            reject("unavailable", "The model still asked for tools in its final step, which offers none.", {
+              because: "no_answer",
+              retryAfter: laterSeconds
+            })
+          )
+        messages.push({ role: "assistant", text: answer.text, toolCalls: answer.toolCalls })
+        const carried = yield* tools.call(answer.toolCalls)
+        messages.push(...carried.results)
+        if (carried.stop !== undefined)
+          return yield* Effect.fail(
+            reject("unavailable", carried.stop.detail, { because: carried.stop.because, retryAfter: laterSeconds })
+          )
+      }
+    })
+
+    const repair = (answer: ModelAnswer, issues: ReadonlyArray<{ readonly detail: string }>) => {
+      messages.push({ role: "assistant", text: answer.text, toolCalls: [] })
+      messages.push({ role: "user", text: repairWords(issues) })
+      return ask("final", true)
+    }
+
+    const ended = yield* Effect.either(
+      Effect.gen(function* () {
+        const answer = yield* converse
+        if (document.output.format === "text") return { answer, output: answer.text as unknown }
+        let last = answer
+        const output = yield* jsonAnswer(answer, document.output.schema, document.settings.maxOutputTokens, (...args) =>
+          Effect.tap(repair(...args), (corrected) => {
+            last = corrected
+          })
+        )
+        return { answer: last, output }
+      })
+    )
+    const duration = (yield* Clock.currentTimeMillis) - began
+    const cost = spending.cost === undefined ? {} : { cost_usd: spending.cost }
+    const rejected = (rejection: Rejection): FormatEnding => ({
+      _tag: "Rejected",
+      rejection: afterTools(rejection, tools.called()),
+      ...(spending.answered ? { record: { usage: usageShown(spending.usage), duration_ms: duration, ...cost } } : {})
+    })
+    if (Either.isLeft(ended)) return rejected(ended.left)
+    const { answer, output } = ended.right
+    const record = answerRecord(
+      output,
+      {
+        model: { requested: model.requested, resolved: model.resolved, answered: answer.model },
+        settings: settingsShown(document.settings),
+        output_format: document.output.format,
+        finish_reason: answer.finishReason,
+        raw_finish_reason: answer.rawFinishReason,
+        usage: usageShown(spending.usage),
+        response_id: answer.responseId,
+        warnings: [],
+        duration_ms: duration,
+        ...cost
+      },
+      prompt
+    )
+    if (Either.isLeft(record)) return rejected(conflict(record.left, "unworkable"))
+    return { _tag: "Succeeded", output, record: record.right } as const
+  })

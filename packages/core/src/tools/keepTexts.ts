@@ -1,0 +1,16 @@
+import { createHash } from "node:crypto"
+import { Effect } from "effect"
+import type { Rejection } from "../domain/Rejection.js"
+import { storeToRejection } from "../ledger/unavailable.js"
+import { ContentStore } from "../ports/ContentStore.js"
+
+/** The SHA-256 of a text's UTF-8 bytes, in lowercase hex: the key it is kept under. */
+export const sha256Of = (text: string): string => createHash("sha256").update(text).digest("hex")
+
+/** Keeps texts in the content store for an owner (`<org>/<playbook>`), before the facts that name them. */
+export const keepTexts = (owner: string, texts: ReadonlyArray<string>): Effect.Effect<void, Rejection, ContentStore> =>
+  Effect.flatMap(ContentStore, (content) =>
+    storeToRejection(
+      Effect.forEach(texts, (text) => content.keep({ owner, sha256: sha256Of(text), text }), { discard: true })
+    )
+  )

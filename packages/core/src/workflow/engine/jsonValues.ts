@@ -1,0 +1,35 @@
+const encoder = new TextEncoder()
+
+/** The size of a value in UTF-8 bytes of its JSON ("as JSON", workflow-format.md §0). */
+export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value) ?? "null").length
+
+/** JSON deep equality: same types, same items in order, same members in any order. */
+export const jsonEqual = (left: unknown, right: unknown): boolean => {
+  if (left === right) return true
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false
+  if (Array.isArray(left) !== Array.isArray(right)) return false
+  if (Array.isArray(left)) {
+    const items = right as ReadonlyArray<unknown>
+    return left.length === items.length && left.every((item, index) => jsonEqual(item, items[index]))
+  }
+  const a = left as Record<string, unknown>
+  const b = right as Record<string, unknown>
+  const keys = Object.keys(a)
+  return (
+    keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
+  )
+}
+
+/** A text cut to at most `bytes` UTF-8 bytes, never inside a character. */
+export const cutUtf8 = (text: string, bytes: number): string => {
+  if (encoder.encode(text).length <= bytes) return text
+  let cut = ""
+  let size = 0
+  for (const character of text) {
+    const length = encoder.encode(character).length
+    if (size + length > bytes) break
+    cut += character
+    size += length
+  }
+  return cut
+}

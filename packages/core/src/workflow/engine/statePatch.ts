@@ -1,0 +1,101 @@
+import type { RunStateData } from "./Interpreter.js"
+
+/** One operation of an RFC 6902 JSON Patch, of the three a state change needs. */
+export type StatePatchOperation =
+  | { readonly op: "add"; readonly path: string; readonly value: unknown }
+  | { readonly op: "remove"; readonly path: string }
+  | { readonly op: "replace"; readonly path: string; readonly value: unknown }
+
+/** A state change: RFC 6902 operations applied in order. */
+export type StatePatch = ReadonlyArray<StatePatchOperation>
+
+const escape = (key: string): string => key.replaceAll("~", "~0").replaceAll("/", "~1")
+const unescape = (segment: string): string => segment.replaceAll("~1", "/").replaceAll("~0", "~")
+
+type JsonObject = Record<string, unknown>
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Whether `after`'s keys are `before`'s kept keys in the same order, then the new ones: then members diff alone. */
+const keepsOrder = (before: ReadonlyArray<string>, after: ReadonlyArray<string>, afterObject: JsonObject): boolean => {
+  const kept = before.filter((key) => Object.hasOwn(afterObject, key))
+  return kept.every((key, index) => after[index] === key)
+}
+
+const diffInto = (before: unknown, after: unknown, path: string, operations: Array<StatePatchOperation>): void => {
+  if (before === after) return
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const common = Math.min(before.length, after.length)
+    for (let index = 0; index < common; index += 1)
+      diffInto(before[index], after[index], `${path}/${index}`, operations)
+    for (let index = common; index < after.length; index += 1) {
+      operations.push({ op: "add", path: `${path}/${index}`, value: after[index] })
+    }
+    for (let index = before.length - 1; index >= after.length; index -= 1) {
+      operations.push({ op: "remove", path: `${path}/${index}` })
+    }
+    return
+  }
+  if (isObject(before) && isObject(after)) {
+    const beforeKeys = Object.keys(before)
+    const afterKeys = Object.keys(after)
+    if (!keepsOrder(beforeKeys, afterKeys, after)) {
+      operations.push({ op: "replace", path, value: after })
+      return
+    }
+    for (const key of beforeKeys) {
+      const at = `${path}/${escape(key)}`
+      if (!Object.hasOwn(after, key)) operations.push({ op: "remove", path: at })
+      else diffInto(before[key], after[key], at, operations)
+    }
+    for (const key of afterKeys) {
+      if (!Object.hasOwn(before, key)) operations.push({ op: "add", path: `${path}/${escape(key)}`, value: after[key] })
+    }
+    return
+  }
+  operations.push({ op: "replace", path, value: after })
+}
+
+/**
+ * The change from one run state to the next as an RFC 6902 JSON Patch (ADR 0252): members and items diffed in
+ * place, an object whose key order changed replaced whole, so applying the patch rebuilds the state exactly,
+ * key order included.
+ */
+export const diffState = (before: RunStateData | undefined, after: RunStateData): StatePatch => {
+  const operations: Array<StatePatchOperation> = []
+  diffInto(before, after, "", operations)
+  return operations
+}
+
+const setMember = (target: JsonObject, key: string, value: unknown): void => {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+}
+
+const applyOperation = (document: unknown, operation: StatePatchOperation): unknown => {
+  if (operation.path === "") return operation.op === "remove" ? undefined : structuredClone(operation.value)
+  const segments = operation.path.slice(1).split("/").map(unescape)
+  const last = segments.pop()!
+  let parent: unknown = document
+  for (const segment of segments) {
+    parent = Array.isArray(parent) ? parent[Number(segment)] : (parent as JsonObject)[segment]
+  }
+  if (Array.isArray(parent)) {
+    const index = last === "-" ? parent.length : Number(last)
+    if (operation.op === "add") parent.splice(index, 0, structuredClone(operation.value))
+    else if (operation.op === "remove") parent.splice(index, 1)
+    else parent[index] = structuredClone(operation.value)
+    return document
+  }
+  const object = parent as JsonObject
+  if (operation.op === "remove") delete object[last]
+  else setMember(object, last, structuredClone(operation.value))
+  return document
+}
+
+/**
+ * A state rebuilt from the one before and the recorded patch, evaluating nothing (workflow-format.md §16.1). The
+ * given state is left as it was.
+ */
+export const applyStatePatch = (state: RunStateData | undefined, patch: StatePatch): RunStateData =>
+  patch.reduce<unknown>(applyOperation, structuredClone(state)) as RunStateData

@@ -1,0 +1,81 @@
+import variant from "@jitl/quickjs-wasmfile-release-sync"
+import { Effect, Layer } from "effect"
+import {
+  newQuickJSWASMModuleFromVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule
+} from "quickjs-emscripten-core"
+import {
+  type Evaluated,
+  type Evaluation,
+  ExpressionEvaluator,
+  type ExpressionFailed,
+  ExpressionOverBudget
+} from "./ExpressionEvaluator.js"
+import { type ExpressionOutcome, evaluateInQuickJs, isEvaluated } from "./evaluateInQuickJs.js"
+import { readPath } from "./pathExpressions.js"
+
+/** The package's types describe its CommonJS build; as an ES module its default export is the variant itself. */
+const syncVariant = variant as unknown as QuickJSSyncVariant
+
+/** The work of an expression that only reads a path: what the sandbox counts for it (one checkpoint). */
+const pathWork = 1
+
+/** WebAssembly memory never shrinks: a module that grew past this much is replaced before the next evaluation. */
+const keptModuleBytes = 64 * 1024 * 1024
+
+/**
+ * Workflow expressions on QuickJS compiled to WebAssembly, in the calling thread (workflow-format.md §6,
+ * decision 0261): one module loaded with the layer, and for every evaluation a new runtime and context of it,
+ * run synchronously inside the effect. A module is replaced (loaded again, asynchronously; the next evaluation
+ * waits for it) when its memory grew past 64 MiB or when the engine threw into the host; the host's stack running
+ * out inside QuickJS (a recursion near the 256 KiB limit, begun from a deep host stack) ends the evaluation over
+ * budget, like any exhaustion of the host's resources (decision 0262).
+ */
+export const layer: Layer.Layer<ExpressionEvaluator> = Layer.effect(
+  ExpressionEvaluator,
+  Effect.gen(function* () {
+    const load = () => newQuickJSWASMModuleFromVariant(syncVariant)
+    let current: QuickJSWASMModule | Promise<QuickJSWASMModule> = yield* Effect.promise(load)
+    const replace = () => {
+      const loading = load()
+      current = loading
+      void loading.then((loaded) => {
+        if (current === loading) current = loaded
+      })
+    }
+    const evaluateOn = (
+      module: QuickJSWASMModule,
+      evaluation: Evaluation
+    ): Effect.Effect<Evaluated, ExpressionFailed | ExpressionOverBudget> => {
+      let outcome: ExpressionOutcome
+      try {
+        outcome = evaluateInQuickJs(module, evaluation)
+      } catch (error) {
+        replace()
+        if (error instanceof RangeError && /call stack/i.test(error.message)) {
+          return Effect.fail(
+            new ExpressionOverBudget({ detail: "the expression recursed deeper than the host's stack allows", work: 0 })
+          )
+        }
+        return Effect.die(error)
+      }
+      if (module.getWasmMemory().buffer.byteLength > keptModuleBytes) replace()
+      return isEvaluated(outcome) ? Effect.succeed(outcome) : Effect.fail(outcome)
+    }
+    /** Evaluates on the current module in the same step that reads it, after waiting for one being loaded. */
+    const evaluate = (evaluation: Evaluation): ReturnType<typeof evaluateOn> =>
+      Effect.suspend(() => {
+        const read = readPath(evaluation.script, evaluation.variables)
+        if (read !== undefined) return Effect.succeed({ value: read.value, work: pathWork })
+        const now = current
+        return now instanceof Promise
+          ? Effect.flatMap(
+              Effect.promise(() => now),
+              () => evaluate(evaluation)
+            )
+          : evaluateOn(now, evaluation)
+      })
+    return ExpressionEvaluator.of({ evaluate })
+  })
+)

@@ -1,0 +1,47 @@
+import { Context, Effect, Layer } from "effect"
+import { RuntimeConfig } from "../../config/RuntimeConfig.js"
+import { defaultMaxRunMilliseconds } from "../../formats/workflow/readWorkflow.js"
+import type { WorkflowDocument } from "../../formats/workflow/WorkflowDocument.js"
+import { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
+import { makeRunLocks, type RunLocks } from "./runLocks.js"
+
+/** The most workflow documents a runtime keeps read, by definition version. */
+const documentsKept = 512
+
+/**
+ * What the workflow engine shares across runs of one runtime: the expression evaluator, the documents it has read
+ * (a version's source never changes, so a read document is kept by version), the per-run locks that apply one
+ * input at a time within this process, and the longest a run may go on.
+ */
+export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine")<
+  WorkflowEngine,
+  {
+    readonly evaluator: ExpressionEvaluator["Type"]
+    readonly documents: Map<string, WorkflowDocument>
+    readonly locks: RunLocks
+    readonly maxRunMilliseconds: number
+    /** `$runtime.version`: the runtime's version as it introduces itself. */
+    readonly runtimeVersion: string
+  }
+>() {
+  /** The engine on the runtime's expression evaluator and settings. */
+  static readonly layer: Layer.Layer<WorkflowEngine, never, ExpressionEvaluator | RuntimeConfig> = Layer.effect(
+    WorkflowEngine,
+    Effect.gen(function* () {
+      const settings = yield* RuntimeConfig
+      return {
+        evaluator: yield* ExpressionEvaluator,
+        documents: new Map(),
+        locks: makeRunLocks(),
+        maxRunMilliseconds: settings.maxRunMilliseconds ?? defaultMaxRunMilliseconds,
+        runtimeVersion: settings.serverVersion
+      }
+    })
+  )
+}
+
+/** Keeps a read document by its version key, forgetting the oldest beyond the bound. */
+export const keepDocument = (documents: Map<string, WorkflowDocument>, key: string, document: WorkflowDocument) => {
+  documents.set(key, document)
+  if (documents.size > documentsKept) documents.delete(documents.keys().next().value!)
+}

@@ -1,0 +1,178 @@
+import { Effect, Option } from "effect"
+import type { Fact, NewFactMetadata } from "../../domain/Fact.js"
+import { type DraftFact, placeFacts } from "../../ledger/decide.js"
+import { type EventPublished, eventPublished, playbookEventStream } from "../../playbookEvents/eventPublished.js"
+import { Ledger, type StreamAppend, type VersionConflict } from "../../ports/Ledger.js"
+import type { StoreUnavailable } from "../../ports/StoreUnavailable.js"
+import { Views } from "../../ports/Views.js"
+import type { RunState } from "../../runs/RunRecord.js"
+import { runStream } from "../../runs/runFacts.js"
+import { runsPartition, runsView } from "../../runs/runsProjection.js"
+import type { Applied, RunStateData } from "../engine/Interpreter.js"
+import { nextDueAt, openCalls, openListens } from "../engine/runState.js"
+import { diffState } from "../engine/statePatch.js"
+import type { WorkflowInput } from "../engine/WorkflowInput.js"
+import { emittedEventFact } from "./emittedEventFact.js"
+import { endingFact } from "./endingFact.js"
+import type { RunContext } from "./RunContext.js"
+import { type WorkflowInputApplied, workflowInputApplied } from "./workflowFacts.js"
+
+/** The metadata every fact of a workflow run carries: the run, its definition, its chain and its call. */
+export const runMetadata = (context: RunContext, causation: string | null): Partial<NewFactMetadata> => {
+  const started = context.started.metadata
+  return {
+    run_id: context.runId,
+    definition: { type: "workflow", name: context.name, version: context.version },
+    correlation_id: context.correlationId,
+    causation_id: causation,
+    ...(started.called_by === undefined ? {} : { called_by: started.called_by }),
+    ...(started.call_depth === undefined ? {} : { call_depth: started.call_depth }),
+    ...(started.acts_for === undefined ? {} : { acts_for: started.acts_for }),
+    ...(started.trigger === undefined ? {} : { trigger: started.trigger }),
+    ...(started.depth === undefined ? {} : { depth: started.depth })
+  }
+}
+
+/** The receipt `workflow_input_applied` keeps of an input: its kind and key, an answer's status, an event's type. */
+const receiptOf = (input: WorkflowInput): Pick<WorkflowInputApplied, "input" | "answer" | "event_type"> => {
+  const receipt = { input: { kind: input.kind, key: input.key } }
+  if (input.kind === "event_received") return { ...receipt, event_type: input.event.type }
+  if (input.kind !== "call_answered") return receipt
+  const answer = input.answer
+  return {
+    ...receipt,
+    answer: {
+      status: answer.status,
+      ...(answer.status === "rejected" && answer.kind !== undefined ? { kind: answer.kind } : {}),
+      ...(answer.status === "rejected" && answer.because !== undefined ? { because: answer.because } : {})
+    }
+  }
+}
+
+/** The literal event types the run's open listens hear, when it listens for any. */
+const listeningOf = (state: RunStateData): { listening?: ReadonlyArray<string> } => {
+  const types = [...new Set(openListens(state).flatMap((listen) => listen.filters.map((filter) => filter.type)))]
+  return types.length === 0 ? {} : { listening: types }
+}
+
+/** What one recorded input appended: the input's fact as placed and the run stream's new version. */
+export interface Recorded {
+  readonly fact: Fact
+  readonly version: number
+  /** The record id of each event the input emitted, by event id. */
+  readonly emitted: ReadonlyMap<string, string>
+}
+
+/**
+ * Appends one applied input as one transaction (workflow-format.md §16.1): its `workflow_input_applied` with the
+ * steps, the state patch and the outputs the engine keeps (calls started, next timer), the run's ending when it
+ * settled, a cancel request on each going callee it cancels, and each event it emitted on the playbook's events
+ * stream — so a crash after the append repeats none of them and a crash before it records nothing. The run's
+ * stream must still be at `version`: another instance that applied an input first makes this a `VersionConflict`.
+ */
+export const recordInput = (
+  context: RunContext,
+  version: number,
+  before: RunStateData | undefined,
+  input: WorkflowInput,
+  applied: Applied,
+  causation: string
+): Effect.Effect<Recorded, VersionConflict | StoreUnavailable, Ledger | Views | import("../../ports/Ids.js").Ids> =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const views = yield* Views
+    const settle = applied.outputs.find((output) => output.kind === "settle")
+    const nextDue = settle === undefined ? nextDueAt(applied.state) : undefined
+    const starting = applied.outputs.flatMap((output) =>
+      output.kind === "start_call"
+        ? [
+            {
+              key: output.key,
+              run_id: output.runId,
+              reference: output.reference,
+              type: output.type,
+              name: output.name,
+              input: output.input,
+              deadline_at: output.deadlineAt
+            }
+          ]
+        : []
+    )
+    const data: WorkflowInputApplied = {
+      run_id: context.runId,
+      ...receiptOf(input),
+      step_count: applied.steps.length,
+      steps: applied.steps,
+      output_kinds: applied.outputs.map((output) => output.kind),
+      patch: diffState(before, applied.state),
+      ...(nextDue === undefined ? {} : { next_due_at: new Date(nextDue).toISOString() }),
+      ...(input.kind === "call_answered" ? { answered: [input.key] } : {}),
+      open_calls: openCalls(applied.state).map((call) => call.key),
+      ...(starting.length === 0 ? {} : { starting }),
+      ...listeningOf(applied.state),
+      ended: settle !== undefined
+    }
+    const metadata = runMetadata(context, causation)
+    const [inputFact] = yield* placeFacts([{ type: workflowInputApplied, data, metadata }], context.startedBy.id)
+    const ending: Array<DraftFact> =
+      settle?.kind === "settle"
+        ? [
+            {
+              ...endingFact(settle.ending),
+              metadata: {
+                ...metadata,
+                causation_id: inputFact!.id,
+                first_started_at: context.started.metadata.first_started_at ?? context.started.metadata.at
+              }
+            }
+          ]
+        : []
+    const endingFacts = yield* placeFacts(ending, context.startedBy.id)
+    const appends: Array<StreamAppend> = [
+      { stream: context.stream, expected: version, facts: [inputFact!, ...endingFacts] }
+    ]
+    for (const output of applied.outputs) {
+      if (output.kind === "cancel_call") {
+        const callee = yield* views.get({
+          view: runsView,
+          partition: runsPartition(context.org, context.playbook),
+          id: output.runId
+        })
+        const run = Option.getOrUndefined(callee)?.data as RunState | undefined
+        if (run === undefined || run.status !== "started" || run.cancel_requested_at !== undefined) continue
+        const cancel = yield* placeFacts(
+          [
+            {
+              type: "run_cancel_requested",
+              data: { kind: output.cancelKind },
+              metadata: {
+                run_id: run.run_id,
+                definition: { type: run.type, name: run.name, version: run.definition_version },
+                correlation_id: context.correlationId,
+                causation_id: inputFact!.id,
+                ...(run.called_by === undefined ? {} : { called_by: run.called_by })
+              }
+            }
+          ],
+          context.startedBy.id
+        )
+        appends.push({ stream: runStream(context.org, context.playbook, run.run_id), expected: "any", facts: cancel })
+      }
+      if (output.kind === "emit") {
+        const emitted = yield* placeFacts(
+          [emittedEventFact(output.event, { ...metadata, causation_id: inputFact!.id })],
+          context.startedBy.id
+        )
+        appends.push({
+          stream: playbookEventStream(context.org, context.playbook, output.event.source, output.event.id),
+          expected: "any",
+          facts: emitted
+        })
+      }
+    }
+    const result = yield* ledger.append(appends)
+    const emitted = new Map<string, string>()
+    for (const fact of result.facts)
+      if (fact.type === eventPublished) emitted.set((fact.data as EventPublished).event_id, fact.id)
+    return { fact: result.facts[0]!, version: result.versions.get(context.stream)!, emitted }
+  })

@@ -1,0 +1,125 @@
+import { Clock, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
+import { Ledger, type LedgerWakeup } from "../../ports/Ledger.js"
+import { Views } from "../../ports/Views.js"
+import type { RunState } from "../../runs/RunRecord.js"
+import { runsPartition, runsView } from "../../runs/runsProjection.js"
+import { type DriveServices, driveRun } from "./driveRun.js"
+import { type WorkflowDue, workflowDuePartition, workflowDueView } from "./workflowDueProjection.js"
+
+/** The page size the host reads due runs in. */
+const duePage = 256
+
+/** How many runs the host drives at once. */
+const concurrency = 16
+
+/** The longest the host sleeps without looking at the due view: the backstop if a wake-up and a nudge were lost. */
+const sweepMillis = 30_000
+
+/** How long the host waits before looking again when a due run could not be moved (a store outage, a defect). */
+const stuckMillis = 1_000
+
+/** The stream of a run and, when a workflow's step called it, the stream of that workflow's run. */
+const runStreamParts = (stream: string) => {
+  const parts = stream.split("/")
+  return parts.length === 5 && parts[0] === "playbook" && parts[3] === "runs"
+    ? { org: parts[1]!, playbook: parts[2]!, runId: parts[4]! }
+    : undefined
+}
+
+/**
+ * The host of workflow runs (architecture.md, The host; ADR 0271). It keeps nothing in memory the views do not:
+ * (a) on a ledger wake-up for a run stream it drives that run if its due document says something waits, and the
+ * run that called it if it ended; (b) its timer loop reads the `workflow_due` view in due order, drives what is due
+ * and sleeps until the next due time, a nudge, or the sweep interval; (c) its first pass takes up whatever a
+ * stopped instance left. Any number of instances may run it on one database: a run's inputs are applied at the
+ * version its stream was read at, so one instance's append wins and the others decide again.
+ */
+export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
+  const ledger = yield* Ledger
+  const views = yield* Views
+  const nudges = yield* Queue.sliding<void>(1)
+
+  const dueDoc = (stream: string) =>
+    Effect.map(
+      views.get({ view: workflowDueView, partition: workflowDuePartition, id: stream }),
+      (doc) => Option.getOrUndefined(doc) as { sort: string; data: WorkflowDue } | undefined
+    )
+
+  /** Drives the run of `stream` if its due document says now, else lets the timer loop know of its time. */
+  const lookAt = (stream: string) =>
+    Effect.gen(function* () {
+      const doc = yield* dueDoc(stream)
+      if (doc === undefined) return
+      if (Date.parse(doc.sort) <= (yield* Clock.currentTimeMillis)) yield* driveRun(stream)
+      else yield* Queue.offer(nudges, undefined)
+    })
+
+  const onStream = (stream: string) =>
+    Effect.gen(function* () {
+      const parts = runStreamParts(stream)
+      if (parts === undefined) return
+      yield* lookAt(stream)
+      const run = yield* views.get({
+        view: runsView,
+        partition: runsPartition(parts.org, parts.playbook),
+        id: parts.runId
+      })
+      const within = (Option.getOrUndefined(run)?.data as RunState | undefined)?.within
+      if (within !== undefined) yield* lookAt(`playbook/${parts.org}/${parts.playbook}/runs/${within.run_id}`)
+    }).pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("RunLedger workflow host: a wake-up could not be read", cause))
+    )
+
+  const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(wakeup.streams, onStream, { discard: true })
+
+  const wakeups = ledger.wakeups.pipe(Stream.mapEffect(onWakeup, { concurrency, unordered: true }), Stream.runDrain)
+
+  /** Drives every run that is due, page by page; the time of the next due run after now, if any. */
+  const driveDue = Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const nowText = new Date(now).toISOString()
+    let after: { sort: string; id: string } | undefined
+    let stuck = false
+    for (;;) {
+      const page = yield* views.list(workflowDueView, workflowDuePartition, {
+        direction: "ascending",
+        limit: duePage,
+        ...(after === undefined ? {} : { after })
+      })
+      const due = page.filter((doc) => doc.sort <= nowText)
+      const moved = yield* Effect.forEach(due, (doc) => driveRun(doc.id), { concurrency })
+      if (moved.includes(false)) stuck = true
+      if (due.length < page.length) return { now, next: Date.parse(page[due.length]!.sort), stuck }
+      if (page.length < duePage) return { now, next: undefined, stuck }
+      after = { sort: page[page.length - 1]!.sort, id: page[page.length - 1]!.id }
+    }
+  })
+
+  const timers = Effect.gen(function* () {
+    for (;;) {
+      const { now, next, stuck } = yield* driveDue.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logWarning("RunLedger workflow host: the due runs could not be read", cause), {
+            now: 0,
+            next: undefined,
+            stuck: true
+          })
+        )
+      )
+      const wait = Math.max(
+        stuck ? stuckMillis : 1,
+        Math.min(next === undefined ? Number.POSITIVE_INFINITY : next - now, sweepMillis)
+      )
+      yield* Effect.raceFirst(Effect.sleep(Duration.millis(wait)), Queue.take(nudges))
+    }
+  })
+
+  return yield* Effect.all([wakeups.pipe(Effect.forever), timers], { concurrency: 2 }).pipe(
+    Effect.zipRight(Effect.never)
+  )
+})
+
+/** The workflow host as a layer: a fiber that lives as long as the runtime's scope. */
+export const workflowHostLayer: Layer.Layer<never, never, DriveServices> = Layer.scopedDiscard(
+  Effect.forkScoped(runWorkflowHost)
+)

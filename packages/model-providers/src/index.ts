@@ -1,0 +1,2 @@
+export { answerTool } from "./anthropicMessages.js"
+export * as HttpModelProvider from "./HttpModelProvider.js"
