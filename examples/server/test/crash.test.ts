@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { postgresSuite } from "@runledger/store-postgres/testing"
 import { expect, it } from "vitest"
+import { addOne, freePort, workflowHeader, x } from "./serverDocuments.js"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 
@@ -12,21 +12,7 @@ const root = fileURLToPath(new URL("../../../", import.meta.url))
  */
 const kills = Number(process.env.CRASH_KILLS ?? 0)
 
-/** `${` as the documents write it, kept out of string literals. */
-const x = "$" + "{"
-
-const header = "document:\n  dsl: '1.0.3'\n  namespace: crash\n  name: flow\n  version: '1.0.0'\n"
-
-const addOne = `---
-description: Adds one to n
-language: typescript
-input:
-  schema: { type: object, required: [n], properties: { n: { type: number } } }
----
-export default function (input: Input): Json {
-  return { n: input.n + 1 }
-}
-`
+const header = workflowHeader("crash")
 
 /** Four calls with a wait after each: the output is n + 4. */
 const chain = `${header}do:
@@ -92,15 +78,6 @@ const shapes: ReadonlyArray<{ name: string; source: string; expected: (n: number
   { name: "retrier", source: retrier, expected: (n) => ({ retried: true, n }) },
   { name: "nested", source: nested, expected: (n) => ({ n: n + 4 }) }
 ]
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = createServer()
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address() as { port: number }
-      probe.close(() => resolve(address.port))
-    })
-  })
 
 if (kills === 0) console.log("skipped the crash test: set CRASH_KILLS (e.g. 50) to run it")
 

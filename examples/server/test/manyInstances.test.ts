@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { postgresSuite } from "@runledger/store-postgres/testing"
 import { expect, it } from "vitest"
+import { addOne, freePort, workflowHeader, x } from "./serverDocuments.js"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 
@@ -18,21 +18,7 @@ if (workflows === 0) console.log("skipped the many-instances test: set MANY_INST
 /** The bound the takeover of the killed instance's runs is held to: the 30 s backstop with room for a loaded machine. */
 const takeoverBoundMillis = 120_000
 
-/** `${` as the documents write it, kept out of string literals. */
-const x = "$" + "{"
-
-const header = "document:\n  dsl: '1.0.3'\n  namespace: many\n  name: flow\n  version: '1.0.0'\n"
-
-const addOne = `---
-description: Adds one to n
-language: typescript
-input:
-  schema: { type: object, required: [n], properties: { n: { type: number } } }
----
-export default function (input: Input): Json {
-  return { n: input.n + 1 }
-}
-`
+const header = workflowHeader("many")
 
 const ask = `---
 description: Asks whether to go on
@@ -99,15 +85,6 @@ const shapes = [
   { name: "listener", source: listener, expected: (n: number) => ({ go: n }), timers: 1 },
   { name: "asker", source: asker, expected: (_: number) => ({ decision: "grant" }), timers: 1 }
 ] as const
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = createServer()
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address() as { port: number }
-      probe.close(() => resolve(address.port))
-    })
-  })
 
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
 
