@@ -28,6 +28,8 @@ export interface ReadsConfig {
   readonly postgres: boolean
   /** BENCH_STRICT=1 exits with 1 when a target is missed. */
   readonly strict: boolean
+  /** BENCH_ANALYZE=0 times the Postgres reads without statistics of the tables (no `ANALYZE`, ADR 0012 and 0013). */
+  readonly analyze: boolean
 }
 
 /** Reads the settings from `env`. */
@@ -46,6 +48,7 @@ export const readReadsConfig = (env: NodeJS.ProcessEnv = process.env): ReadsConf
     databaseUrl: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     memory: env.BENCH_MEMORY !== "0",
     postgres: env.BENCH_POSTGRES !== "0",
-    strict: env.BENCH_STRICT === "1"
+    strict: env.BENCH_STRICT === "1",
+    analyze: env.BENCH_ANALYZE !== "0"
   }
 }

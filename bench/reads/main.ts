@@ -48,7 +48,8 @@ interface Build {
 log(
   `reads bench: ${config.largeRuns.toLocaleString("en-US")} runs vs ${config.smallRuns.toLocaleString("en-US")} ` +
     `(${config.factsPerRun} facts each), ${config.reps} interleaved reps of ${config.requests} requests per read ` +
-    `(BENCH_SCALE=${config.scale}), node ${process.version}, ${cpus().length} cpus`
+    `(BENCH_SCALE=${config.scale}${config.analyze ? "" : ", BENCH_ANALYZE=0"}), node ${process.version}, ` +
+    `${cpus().length} cpus`
 )
 
 let runIndex = 0
@@ -79,6 +80,7 @@ const measureStore = async (name: string, store: ReadsStore, builds: Array<Build
       builds.push({ store: name, playbook: playbook.org, runs, facts, seconds })
       log(`${name}: ${playbook.org} built, ${facts.toLocaleString("en-US")} facts in ${seconds.toFixed(1)} s`)
     }
+    if (config.analyze) await runtime.analyze()
     for (const row of readRows) for (const playbook of [small, large]) await row.measure(runtime, playbook, runIndex++)
     const perRep = new Map(
       readRows.map((row) => [row.name, { small: [] as Array<number>, large: [] as Array<number> }])

@@ -10,6 +10,7 @@ import { loadPostgresStore } from "../ledger/postgresStore.js"
 import { bareQuickJs } from "./bareQuickJs.js"
 import { readRunsConfig } from "./config.js"
 import { drive, quantile } from "./drive.js"
+import { mainThreadCpuMillis } from "./mainThreadCpu.js"
 import { openRuntimeRow, type RuntimeRow } from "./runtimeRow.js"
 
 const config = readRunsConfig()
@@ -19,6 +20,7 @@ const runsOf = (row: { readonly name: string; readonly concurrency: number }) =>
   row.concurrency === 1 && row.name !== "bare QuickJS" ? Math.max(30, Math.round(perRep / 10)) : perRep
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const targetRunsPerSecond = 1_000
+const maxSandboxShare = 0.5
 
 /** One repetition of one row. */
 interface Sample {
@@ -35,6 +37,8 @@ interface Sample {
   readonly cpuPerRun: number
   /** Time the main thread's event loop was busy per run, in milliseconds (`performance.eventLoopUtilization`). */
   readonly mainPerRun: number
+  /** CPU time of the main thread alone per run, in milliseconds (Linux only). */
+  readonly mainCpuPerRun?: number
 }
 
 interface Row {
@@ -107,9 +111,11 @@ const measure = async (row: Row, count: number): Promise<Sample> => {
   }
   const cpu = process.cpuUsage()
   const busy = performance.eventLoopUtilization()
+  const mainCpu = mainThreadCpuMillis()
   const { latencies, seconds } = await drive(count, row.concurrency, row.call)
   const used = process.cpuUsage(cpu)
   const main = performance.eventLoopUtilization(busy)
+  const mainCpuAfter = mainThreadCpuMillis()
   const times = row.runtime?.sandboxTimes ?? []
   const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
   return {
@@ -119,6 +125,7 @@ const measure = async (row: Row, count: number): Promise<Sample> => {
     refused: [...(row.runtime?.refused ?? [])].map(([status, count]) => `${count}×${status}`).join(" "),
     cpuPerRun: (used.user + used.system) / 1_000 / count,
     mainPerRun: main.active / count,
+    ...(mainCpu === undefined || mainCpuAfter === undefined ? {} : { mainCpuPerRun: (mainCpuAfter - mainCpu) / count }),
     ...(times.length === 0 ? {} : { sandboxP50: quantile(times, 0.5), sandboxShare: sum(times) / sum(latencies) })
   }
 }
@@ -153,6 +160,7 @@ const header = [
   "sandbox share",
   "cpu ms/run",
   "main ms/run",
+  "main cpu ms/run",
   "not 2xx (per rep)",
   "target",
   "result"
@@ -160,10 +168,16 @@ const header = [
 const cells = rows.map((row) => {
   const runsPerSecond = of(row, (sample) => sample.runsPerSecond)
   const share = of(row, (sample) => sample.sandboxShare)
-  const targeted = row.store === "memory" && row.concurrency > 1
-  const target = targeted ? `≥ ${targetRunsPerSecond} runs/s, share ≤ 0.50` : "—"
   const clean = row.samples.every((sample) => sample.refused === "")
-  const pass = targeted ? clean && runsPerSecond >= targetRunsPerSecond && share <= 0.5 : undefined
+  // Throughput is judged with requests in flight; the sandbox's part of a run where nothing queues (decision 0236).
+  const throughput = row.store === "memory" && row.concurrency > 1
+  const part = row.store === "memory" && row.runtime !== undefined && row.concurrency === 1
+  const target = throughput ? `≥ ${targetRunsPerSecond} runs/s` : part ? "share ≤ 0.50" : "—"
+  const pass = throughput
+    ? clean && runsPerSecond >= targetRunsPerSecond
+    : part
+      ? clean && share <= maxSandboxShare
+      : undefined
   return [
     row.name,
     row.store,
@@ -192,6 +206,10 @@ const cells = rows.map((row) => {
       of(row, (sample) => sample.mainPerRun),
       2
     ),
+    fixed(
+      of(row, (sample) => sample.mainCpuPerRun),
+      2
+    ),
     row.samples.map((sample) => sample.refused || "0").join(", "),
     target,
     pass === undefined ? "—" : pass ? "PASS" : "FAIL"
@@ -204,10 +222,13 @@ log(
   "\nMedians over the repetitions. p50/p95: latency of one run as its caller sees it (HTTP round trip in-process; " +
     "bare: one newContext…dispose). p50 / bare p50: how many bare runs one HTTP run costs. sandbox p50: time in " +
     "Sandbox.run (wait for a worker, messages, the run in the worker). sandbox share: time in Sandbox.run / " +
-    "HTTP round-trip time, summed over a repetition's runs (in the sequential row nothing queues, so it is the " +
-    "sandbox's part of a run). cpu ms/run: CPU time of the process, all threads, per run; main ms/run: time the " +
+    "HTTP round-trip time, summed over a repetition's runs (with requests in flight it says where they queue: a " +
+    "busy main thread is slow to take a worker's answer; in the sequential row nothing queues, so it is the " +
+    "sandbox's part of a run, which the target judges). cpu ms/run: CPU time of the process, all threads, per run; main ms/run: time the " +
     "main thread's event loop was busy per run — on 2 cores runs/s cannot exceed 1000 / main ms/run nor " +
-    "2000 / cpu ms/run. not 2xx: runs refused (503 = no worker free within the 10 s deadline), counted in runs/s " +
+    "2000 / cpu ms/run; main cpu ms/run: CPU time of the main thread alone per run (Linux), which other work on " +
+    "the machine does not inflate as it does main ms/run, so 1000 / main cpu ms/run bounds runs/s on a quiet " +
+    "machine. not 2xx: runs refused (503 = no worker free within the 10 s deadline), counted in runs/s " +
     `and latency as answered. Load average at the end: ${load()}.`
 )
 if (postgresNote !== "") log(`\nPOSTGRES ROW MISSING: ${postgresNote}`)
@@ -215,6 +236,6 @@ const missed = cells.filter((line) => line.at(-1) === "FAIL")
 log(
   missed.length === 0
     ? "\nall targets met"
-    : `\ntargets missed: ${missed.map((line) => `${line[1]}/${line[2]} workers`).join(", ")}`
+    : `\ntargets missed: ${missed.map((line) => `${line[0]} (${line[1]}, ${line[2]} workers)`).join(", ")}`
 )
 if (config.strict && missed.length > 0) process.exitCode = 1

@@ -1,55 +1,61 @@
 /**
  * bench/tools: query_connection calls to the in-process MCP fake through the runtime (its HTTP handler, in
- * process), beside the same tool called directly with the MCP client in the same run: once connected (the floor)
- * and connecting for each call (what the runtime does, ADR 0301). Prints calls/s, p50 and what the runtime adds.
+ * process), interleaved call by call with the same tool called directly by the MCP client on a session of its own,
+ * so both are timed under the same load. The runtime holds its session and listing between calls (ADR 0306). Per
+ * store it prints calls/s, p50, the ratio runtime/direct and what the runtime adds at p50; once, what the tool
+ * servers' port alone adds (its call on a held session), so the rest is the dispatcher and the recording.
  */
 
+import { loadavg } from "node:os"
 import { SqlClient } from "@effect/sql/SqlClient"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { toWebHandler } from "@runledger/adapter-http"
-import { RunLedger } from "@runledger/core"
+import { RunLedger, ToolServers } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import * as PostgresStore from "@runledger/store-postgres"
 import { ToolServersLive } from "@runledger/tool-servers"
 import { Effect, ManagedRuntime } from "effect"
 import { serveInventory } from "../../packages/tool-servers/test/fakes/inventoryHttp.js"
 import { clientLayer } from "../ledger/postgresStore.js"
+import { positiveSetting } from "../shared/positiveSetting.js"
 
-const calls = Number(process.env.BENCH_TOOL_CALLS ?? 1000)
+const calls = positiveSetting("BENCH_TOOL_CALLS", process.env.BENCH_TOOL_CALLS, 1000)
 const key = "bench-inventory-key"
 const median = (values: Array<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const load = () =>
+  loadavg()
+    .map((average) => average.toFixed(2))
+    .join(" ")
 
-/** Times `count` sequential calls of `one`: calls per second and the median milliseconds per call. */
-const measure = async (count: number, one: (index: number) => Promise<void>) => {
-  const times: Array<number> = []
-  const started = performance.now()
-  for (let index = 0; index < count; index++) {
-    const at = performance.now()
-    await one(index)
-    times.push(performance.now() - at)
-  }
-  return { perSecond: count / ((performance.now() - started) / 1000), p50: median(times) }
+/** One way of calling the tool, and the milliseconds each of its calls took. */
+interface Timed {
+  readonly one: (index: number) => Promise<unknown>
+  readonly times: Array<number>
 }
+
+/** Times `count` rounds, each calling every way once in turn: the ways share the machine's load call by call. */
+const interleave = async (count: number, ways: ReadonlyArray<Timed>) => {
+  for (let index = 0; index < count; index++)
+    for (const way of ways) {
+      const at = performance.now()
+      await way.one(index)
+      way.times.push(performance.now() - at)
+    }
+}
+
+/** Calls per second (of the way's own time) and the median milliseconds per call. */
+const figures = (way: Timed) => ({
+  perSecond: way.times.length / (way.times.reduce((sum, time) => sum + time, 0) / 1000),
+  p50: median(way.times)
+})
 
 const inventory = await serveInventory(key, "acme")
-const url = `${inventory.url}/mcp?tenant=acme`
-const headers = { Authorization: `Bearer ${key}` }
-
-const connect = async () => {
-  const client = new Client({ name: "bench", version: "1" })
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }))
-  return client
-}
-const direct = await connect()
-const floor = await measure(calls, async (index) => {
-  await direct.callTool({ name: "get_stock_level", arguments: { sku: `S-${index}` } })
-})
-await direct.close()
-const reconnecting = await measure(Math.min(calls, 200), async (index) => {
-  const client = await connect()
-  await client.callTool({ name: "get_stock_level", arguments: { sku: `S-${index}` } })
-  await client.close()
-})
+const direct = new Client({ name: "bench", version: "1" })
+await direct.connect(
+  new StreamableHTTPClientTransport(new URL(`${inventory.url}/mcp?tenant=acme`), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } }
+  })
+)
 
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const schema = `bench_tools_${Math.random().toString(16).slice(2, 10)}`
@@ -57,37 +63,23 @@ const stores = [
   { name: "memory", layer: MemoryStore.layer },
   ...(process.env.BENCH_POSTGRES === "0"
     ? []
-    : [
-        {
-          name: "postgres",
-          layer: PostgresStore.layer({ url: databaseUrl, schema })
-        }
-      ])
+    : [{ name: "postgres", layer: PostgresStore.layer({ url: databaseUrl, schema }) }])
 ]
-console.log(`bench/tools: ${calls} calls of get_stock_level to the in-process MCP fake`)
-console.log(`  direct, one connection:       ${floor.perSecond.toFixed(0)} calls/s, p50 ${floor.p50.toFixed(2)} ms`)
-console.log(
-  `  direct, a connection per call: ${reconnecting.perSecond.toFixed(0)} calls/s, p50 ${reconnecting.p50.toFixed(2)} ms`
-)
+const settings = {
+  toolServers: [
+    {
+      name: "inventory",
+      type: "mcp" as const,
+      url: `${inventory.url}/mcp`,
+      queryParams: { tenant: "acme" },
+      headers: { Authorization: "Bearer $" + "{KEY}" }
+    }
+  ]
+}
+console.log(`bench/tools: ${calls} calls of get_stock_level to the in-process MCP fake; load ${load()}`)
 for (const store of stores) {
   const runtime = ManagedRuntime.make(
-    RunLedger.onStore(
-      store.layer,
-      {
-        toolServers: [
-          {
-            name: "inventory",
-            type: "mcp",
-            url: `${inventory.url}/mcp`,
-            queryParams: { tenant: "acme" },
-            headers: { Authorization: "Bearer $" + "{KEY}" }
-          }
-        ]
-      },
-      undefined,
-      undefined,
-      ToolServersLive.layer({ KEY: key })
-    )
+    RunLedger.onStore(store.layer, settings, undefined, undefined, ToolServersLive.layer({ KEY: key }))
   )
   try {
     const handler = toWebHandler(runtime)
@@ -104,20 +96,54 @@ for (const store of stores) {
       return response.json()
     }
     await send("POST", "/v1/orgs/local/playbooks", { playbook: "bench", name: "bench" })
-    const through = await measure(calls, async (index) => {
-      await send("POST", "/v1/orgs/local/playbooks/bench/tool-servers/inventory/tools/get_stock_level/query", {
-        arguments: { sku: `S-${index}` }
-      })
-    })
-    console.log(
-      `  runtime on ${store.name.padEnd(8)}:     ${through.perSecond.toFixed(0)} calls/s, p50 ${through.p50.toFixed(2)} ms; runtime/direct ${(through.p50 / floor.p50).toFixed(1)}x, adds ${(through.p50 - floor.p50).toFixed(2)} ms p50 over one connection, ${(through.p50 - reconnecting.p50).toFixed(2)} ms over a connection per call`
+    const floor: Timed = {
+      one: (index) => direct.callTool({ name: "get_stock_level", arguments: { sku: `S-${index}` } }),
+      times: []
+    }
+    const through: Timed = {
+      one: (index) =>
+        send("POST", "/v1/orgs/local/playbooks/bench/tool-servers/inventory/tools/get_stock_level/query", {
+          arguments: { sku: `S-${index}` }
+        }),
+      times: []
+    }
+    const port: Timed = {
+      one: (index) =>
+        runtime.runPromise(
+          Effect.flatMap(ToolServers, (tools) =>
+            tools.call({ server: "inventory", tool: "get_stock_level", arguments: { sku: `S-${index}` } })
+          )
+        ),
+      times: []
+    }
+    // Unrecorded warm-up: the session opened and its listing kept, the code paths compiled.
+    await interleave(
+      Math.min(50, calls),
+      [floor, through, port].map((way) => ({ one: way.one, times: [] }))
     )
+    await interleave(calls, store.name === "memory" ? [floor, through, port] : [floor, through])
+    const base = figures(floor)
+    const runtimeFigures = figures(through)
+    console.log(
+      `  direct, one session:    ${base.perSecond.toFixed(0)} calls/s, p50 ${base.p50.toFixed(2)} ms (beside ${store.name})`
+    )
+    console.log(
+      `  runtime on ${store.name.padEnd(9)}:   ${runtimeFigures.perSecond.toFixed(0)} calls/s, p50 ${runtimeFigures.p50.toFixed(2)} ms; runtime/direct ${(runtimeFigures.p50 / base.p50).toFixed(2)}x, adds ${(runtimeFigures.p50 - base.p50).toFixed(2)} ms p50`
+    )
+    if (port.times.length > 0) {
+      const portFigures = figures(port)
+      console.log(
+        `  the port alone:         p50 ${portFigures.p50.toFixed(2)} ms, adds ${(portFigures.p50 - base.p50).toFixed(2)} ms p50 (its call on the held session)`
+      )
+    }
   } catch (error) {
     console.log(`  runtime on ${store.name}: not measured (${error instanceof Error ? error.message : error})`)
   } finally {
     await runtime.dispose()
   }
 }
+console.log(`  load at the end ${load()}`)
+await direct.close()
 await inventory.close()
 if (stores.length > 1) {
   await Effect.runPromise(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import {
   Authenticator,
   catalog as coreCatalog,
@@ -7,28 +7,27 @@ import {
   guides,
   type Operation,
   originOf,
+  type Rejection,
   type RequestInfo,
   type RunLedgerRuntime,
+  type RunLedgerServices,
   RuntimeConfig,
-  type RuntimeSettings,
   reject,
   type WebHandler,
   type WebMount
 } from "@runledger/core"
-import { Cause, Context, Effect, Fiber, Option } from "effect"
+import { Cause, Context, Effect, Either, Exit, Runtime } from "effect"
 import { openApiDocument } from "./openapi/openApiDocument.js"
 import { publish } from "./published/PublishedResource.js"
 import { publicRoutes } from "./published/publicRoutes.js"
-import { callInput } from "./request/callInput.js"
+import { callInput, inputPlacesOf } from "./request/callInput.js"
 import { credentialOf } from "./request/credentialOf.js"
-import { Peer } from "./request/Peer.js"
 import { incidentResponse } from "./response/incidentResponse.js"
 import { jsonResponse } from "./response/jsonResponse.js"
 import { methodNotAllowed } from "./response/methodNotAllowed.js"
 import { problemResponse } from "./response/problemResponse.js"
 import { withCommonHeaders } from "./response/withCommonHeaders.js"
 import { RouteTable } from "./routes/RouteTable.js"
-import { inputFields } from "./schema/inputFields.js"
 
 /** How an embedder shapes the HTTP handler. */
 export interface HttpHandlerOptions {
@@ -40,95 +39,113 @@ export interface HttpHandlerOptions {
   readonly shutdown?: AbortSignal
 }
 
-/** A mount's answer to the web-standard request the app was handed, its body streamed on as the mount writes it. */
-const mounted = (mount: WebMount, request: Request, info: RequestInfo | undefined) =>
-  Effect.map(
-    Effect.promise(() => mount.handle(request, info)),
-    HttpServerResponse.fromWeb
-  )
+/** A response to send: one built here, or a mount's own (web-standard, its body streamed on as the mount writes it). */
+type Answer = HttpServerResponse.HttpServerResponse
+
+/** The answer to a call that ended with `exit`: its response, its rejection as a problem, or an incident. */
+const answerOf = (exit: Exit.Exit<Answer, Rejection>, requestId: string): Answer => {
+  if (Exit.isSuccess(exit)) return exit.value
+  const failure = Cause.failureOrCause(exit.cause)
+  return Either.isLeft(failure) && failure.left._tag === "Rejection"
+    ? problemResponse(failure.left)
+    : incidentResponse(requestId, Cause.pretty(exit.cause))
+}
 
 /**
- * The catalog as a web-standard handler (HTTP API seed): an `@effect/platform` HttpApp run on the runtime. Mounts
- * first, then the routes that need no key, then every operation served over HTTP under `/v1/orgs/{org}`, each call
- * authenticated and run through the core's dispatcher. Every failure is a problem document; a defect is `internal`
- * with an incident id, logged once.
+ * The catalog as a web-standard handler (HTTP API seed, ADR 0105). Mounts first, then the routes that need no key,
+ * then every operation served over HTTP under `/v1/orgs/{org}`: each call authenticated and run through the core's
+ * dispatcher as one effect on the runtime, on a fiber of its own that the client's going does not interrupt (a held
+ * request races its wait against a change inside it). Every failure is a problem document; a defect is `internal`
+ * with an incident id, logged once. Responses are `@effect/platform` HttpServerResponses made web-standard.
  */
 export const toWebHandler = (runtime: RunLedgerRuntime, options: HttpHandlerOptions = {}): WebHandler => {
   const operations = options.catalog ?? coreCatalog
   const routes = new RouteTable(operations)
-  const fields = new Map(operations.map((operation) => [operation, inputFields(operation)]))
-  /** The routes that need no key, built with the document once the runtime's settings are known. */
-  let servePublic: ReturnType<typeof publicRoutes> | undefined
-  const publicRoutesFor = (settings: RuntimeSettings) =>
-    (servePublic ??= publicRoutes(
+  const places = new Map(operations.map((operation) => [operation, inputPlacesOf(operation)]))
+
+  /** The handler on the built runtime, with the routes that need no key built from its settings. */
+  const serve = (ready: Runtime.Runtime<RunLedgerServices>) => {
+    const settings = Context.get(ready.context, RuntimeConfig)
+    const authenticator = Context.get(ready.context, Authenticator)
+    const servePublic = publicRoutes(
       publish(JSON.stringify(openApiDocument(settings, { catalog: operations, guides })), "application/json"),
       guides
-    ))
-
-  const respond = (request: HttpServerRequest.HttpServerRequest, info: RequestInfo | undefined) =>
-    Effect.gen(function* () {
-      const web = yield* HttpServerRequest.toWeb(request)
-      const url = new URL(web.url)
-      const mount = options.mounts?.find((candidate) => candidate.matches(url.pathname))
-      if (mount !== undefined) return yield* mounted(mount, web, info)
-      const settings = yield* RuntimeConfig
-      const published = publicRoutesFor(settings)(request, url.pathname, originOf(web, settings.publicUrl))
-      if (published !== undefined) return published
-      const credential = yield* credentialOf(request)
-      const caller = yield* Effect.flatMap(Authenticator, (authenticator) => authenticator.authenticate(credential))
-      if (options.shutdown?.aborted)
-        return yield* Effect.fail(
-          reject("unavailable", "RunLedger is stopping, so it takes no new request; send it again once it runs.")
-        )
-      const match = routes.match(request.method, url.pathname)
-      if (match._tag === "NotFound")
-        return yield* Effect.fail(reject("not_found", `This server serves nothing at ${url.pathname}.`))
-      if (match._tag === "Malformed")
-        return yield* Effect.fail(reject("bad_request", "A path segment holds a malformed percent-encoding."))
-      if (match._tag === "MethodNotAllowed") return methodNotAllowed(request.method, match.allow)
-      const { operation, parameters } = match
-      const input = yield* callInput(request, url, operation, parameters, fields.get(operation)!)
-      const answer = yield* dispatch({
-        operation,
-        caller,
-        org: parameters.org,
-        playbook: operation.scope === "playbook" ? parameters.playbook : undefined,
-        input,
-        origin: url.origin
-      })
-      return yield* jsonResponse(answer.status, answer.output)
-    })
-
-  /** The app: each request under a fresh request id, with the peer's address the web handler was given. */
-  const app = Effect.gen(function* () {
-    const requestId = randomUUID()
-    const info = Option.getOrUndefined(yield* Effect.serviceOption(Peer))
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const response = yield* respond(request.modify({ remoteAddress: info?.remoteAddress }), info).pipe(
-      Effect.catchTag("Rejection", (rejection) => Effect.succeed(problemResponse(rejection))),
-      Effect.catchAllCause((cause) => Effect.succeed(incidentResponse(requestId, Cause.pretty(cause)))),
-      // The platform runs the app uninterruptible. The call runs on a fiber of its own where interruption works (a
-      // held request races its wait against a change) and, joined uninterruptibly, to its end when the client goes.
-      Effect.interruptible,
-      Effect.fork,
-      Effect.flatMap(Fiber.join)
     )
-    return withCommonHeaders(response, requestId)
-  })
+    const run = Runtime.runPromiseExit(ready)
 
-  /** The platform's web handler of the app, made on the first request, once the runtime is built. */
-  let built: Promise<(request: Request, context?: Context.Context<never>) => Promise<Response>> | undefined
-  const webHandler = () => {
-    built ??= runtime.runtime().then((ready) => HttpApp.toWebHandlerRuntime(ready)(app))
-    return built
+    /** A call of an operation: its credential authenticated, its route matched, its input read and dispatched. */
+    const call = (request: Request, url: URL, info: RequestInfo | undefined) =>
+      Effect.flatMap(credentialOf(request, info?.remoteAddress), (credential) =>
+        Effect.flatMap(
+          authenticator.authenticate(credential),
+          (caller): Effect.Effect<Answer, Rejection, RunLedgerServices> => {
+            if (options.shutdown?.aborted)
+              return Effect.fail(
+                reject("unavailable", "RunLedger is stopping, so it takes no new request; send it again once it runs.")
+              )
+            const match = routes.match(request.method, url.pathname)
+            if (match._tag === "NotFound")
+              return Effect.fail(reject("not_found", `This server serves nothing at ${url.pathname}.`))
+            if (match._tag === "Malformed")
+              return Effect.fail(reject("bad_request", "A path segment holds a malformed percent-encoding."))
+            if (match._tag === "MethodNotAllowed") return Effect.succeed(methodNotAllowed(request.method, match.allow))
+            const { operation, parameters } = match
+            return callInput(request, url, operation, parameters, places.get(operation)!).pipe(
+              Effect.flatMap((input) =>
+                dispatch({
+                  operation,
+                  caller,
+                  org: parameters.org,
+                  playbook: operation.scope === "playbook" ? parameters.playbook : undefined,
+                  input,
+                  origin: url.origin
+                })
+              ),
+              Effect.map((answer) => jsonResponse(answer.status, answer.output))
+            )
+          }
+        )
+      )
+
+    /** What a mount answers, its defect an incident. */
+    const mounted = (mount: WebMount, request: Request, info: RequestInfo | undefined, requestId: string) =>
+      new Promise<Response>((resolve) => resolve(mount.handle(request, info))).then(
+        HttpServerResponse.fromWeb,
+        (defect: unknown) => incidentResponse(requestId, Cause.pretty(Cause.die(defect)))
+      )
+
+    const respond = (request: Request, info: RequestInfo | undefined, requestId: string): Promise<Answer> => {
+      const url = new URL(request.url)
+      const mount = options.mounts?.find((candidate) => candidate.matches(url.pathname))
+      if (mount !== undefined) return mounted(mount, request, info, requestId)
+      const published = servePublic(request, url.pathname, originOf(request, settings.publicUrl))
+      if (published !== undefined) return Promise.resolve(published)
+      return run(call(request, url, info)).then((exit) => answerOf(exit, requestId))
+    }
+
+    /** Each request under a fresh request id; a HEAD's answer without its body. */
+    return (request: Request, info: RequestInfo | undefined) => {
+      const requestId = randomUUID()
+      return respond(request, info, requestId).then((response) =>
+        HttpServerResponse.toWeb(withCommonHeaders(response, requestId), {
+          withoutBody: request.method === "HEAD",
+          runtime: ready
+        })
+      )
+    }
   }
-  return (request, info) =>
-    webHandler()
-      .then((handle) => handle(request, info === undefined ? undefined : Context.make(Peer, info)))
+
+  /** The handler, made on the first request, once the runtime is built. */
+  let served: Promise<ReturnType<typeof serve>> | undefined
+  return (request, info) => {
+    served ??= runtime.runtime().then(serve)
+    return served
+      .then((handle) => handle(request, info))
       .catch((defect) => {
-        // Only a runtime that cannot be built fails outside the app.
+        // Only a runtime that cannot be built fails outside the handler.
         const requestId = randomUUID()
         const incident = incidentResponse(requestId, String((defect as Error)?.stack ?? defect))
         return HttpServerResponse.toWeb(withCommonHeaders(incident, requestId))
       })
+  }
 }

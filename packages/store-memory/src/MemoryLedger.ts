@@ -1,4 +1,5 @@
 import {
+  type AppendOptions,
   type AppendResult,
   type Fact,
   type GlobalRead,
@@ -12,18 +13,21 @@ import {
   VersionConflict,
   type ViewDoc,
   type ViewKey,
-  Views
+  Views,
+  wakeupOf
 } from "@runledger/core"
 import { Effect, Layer, Option, PubSub, Stream } from "effect"
-import { type DocTable, docTableKey } from "./DocTable.js"
+import { DocTable } from "./DocTable.js"
+import { FactIndexes, firstAbove } from "./FactIndexes.js"
 import { matchesFilter } from "./matchesFilter.js"
 import { placeFact } from "./placeFact.js"
 
-/** Everything the memory store holds: facts in global order, streams, ids, and the views' documents. */
+/** Everything the memory store holds: facts in global order, streams, ids, owners and chains, and the views. */
 interface MemoryState {
   readonly facts: Array<Fact>
   readonly streams: Map<string, Array<Fact>>
   readonly byId: Map<string, Fact>
+  readonly indexes: FactIndexes
   views: DocTable
 }
 
@@ -54,7 +58,13 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
   Effect.gen(function* () {
     const projections = yield* Projections
     const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<LedgerWakeup>(), PubSub.shutdown)
-    const state: MemoryState = { facts: [], streams: new Map(), byId: new Map(), views: new Map() }
+    const state: MemoryState = {
+      facts: [],
+      streams: new Map(),
+      byId: new Map(),
+      indexes: new FactIndexes(),
+      views: new DocTable()
+    }
 
     const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
 
@@ -64,15 +74,12 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
           projectFact(
             projections,
             fact,
-            (key) => table.get(docTableKey(key)),
-            (key: ViewKey, doc: ViewDoc | undefined) => {
-              if (doc === undefined) table.delete(docTableKey(key))
-              else table.set(docTableKey(key), doc)
-            }
+            (key) => table.get(key),
+            (key: ViewKey, doc: ViewDoc | undefined) => table.write(key, doc)
           )
     }
 
-    const append = (appends: ReadonlyArray<StreamAppend>) =>
+    const append = (appends: ReadonlyArray<StreamAppend>, options?: AppendOptions) =>
       Effect.suspend(() => {
         const conflict = refusal(state, appends)
         if (conflict !== undefined) return Effect.fail(conflict)
@@ -89,12 +96,13 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
             placed.push(full)
             state.facts.push(full)
             state.byId.set(full.id, full)
+            state.indexes.add(full)
           }
           versions.set(stream, placed.length)
         }
         const facts = state.facts.slice(first)
         fold(state.views, facts)
-        pubsub.unsafeOffer({ streams: appends.map((entry) => entry.stream) })
+        pubsub.unsafeOffer(wakeupOf(appends, options))
         return Effect.succeed<AppendResult>({ versions, facts })
       })
 
@@ -103,11 +111,14 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
         ? Effect.fail(new InvalidPosition({ position: read.from }))
         : Effect.sync(() => {
             const result: Array<PositionedFact> = []
+            const facts = state.indexes.walkOf(read.filter) ?? state.facts
             const bound = read.from === undefined ? undefined : Number(read.from)
             const forward = read.direction === "forward"
-            let index = forward ? (bound ?? 0) : (bound === undefined ? state.facts.length : bound - 1) - 1
-            while (result.length < read.limit && index >= 0 && index < state.facts.length) {
-              const fact = state.facts[index]
+            let index = forward
+              ? firstAbove(facts, bound ?? 0)
+              : (bound === undefined ? facts.length : firstAbove(facts, bound - 1)) - 1
+            while (result.length < read.limit && index >= 0 && index < facts.length) {
+              const fact = facts[index]
               if (matchesFilter(fact, read.filter))
                 result.push({ fact, position: String(fact.metadata.global_position) })
               index += forward ? 1 : -1
@@ -136,22 +147,10 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
     })
 
     const views = Views.of({
-      get: (key) => Effect.sync(() => Option.fromNullable(state.views.get(docTableKey(key)))),
-      list: (view, partition, listing) =>
-        Effect.sync(() => {
-          const prefix = docTableKey({ view, partition, id: "" })
-          const docs = [...state.views.entries()].filter(([key]) => key.startsWith(prefix)).map(([, doc]) => doc)
-          const sign = listing.direction === "ascending" ? 1 : -1
-          const compare = (a: { sort: string; id: string }, b: { sort: string; id: string }) =>
-            sign * (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-          const after = listing.after
-          return docs
-            .filter((doc) => after === undefined || compare(doc, after) > 0)
-            .sort(compare)
-            .slice(0, listing.limit)
-        }),
+      get: (key) => Effect.sync(() => Option.fromNullable(state.views.get(key))),
+      list: (view, partition, listing) => Effect.sync(() => state.views.list(view, partition, listing)),
       rebuild: Effect.sync(() => {
-        const table: DocTable = new Map()
+        const table = new DocTable()
         fold(table, state.facts)
         state.views = table
       })

@@ -12,14 +12,23 @@ export interface Wakeups {
   readonly subscribe: Stream.Stream<LedgerWakeup>
   /** The store's NOTIFY channel. */
   readonly channel: string
-  /** The NOTIFY payloads of an append to these streams, each under PostgreSQL's size limit. */
-  readonly payloads: (streams: ReadonlyArray<string>) => ReadonlyArray<string>
+  /** The NOTIFY payloads of an append's wake-up (streams and fact types), each under PostgreSQL's size limit. */
+  readonly payloads: (wakeup: LedgerWakeup) => ReadonlyArray<string>
   /** Wakes this instance's subscribers, after a commit. */
-  readonly publish: (streams: ReadonlyArray<string>) => Effect.Effect<void>
+  readonly publish: (wakeup: LedgerWakeup) => Effect.Effect<void>
 }
 
-/** What a notification carries: the instance that sent it and the streams appended to (none for a heartbeat). */
-const Message = Schema.parseJson(Schema.Struct({ origin: Schema.String, streams: Schema.Array(Schema.String) }))
+/**
+ * What a notification carries: the instance that sent it, the streams appended to (none for a heartbeat) and the
+ * types of the facts appended (absent from an instance of an earlier version).
+ */
+const Message = Schema.parseJson(
+  Schema.Struct({
+    origin: Schema.String,
+    streams: Schema.Array(Schema.String),
+    types: Schema.optional(Schema.Array(Schema.String))
+  })
+)
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 const payloadLimit = 7900
@@ -27,18 +36,19 @@ const payloadLimit = 7900
 /** The LISTEN connection stopped delivering this instance's own heartbeats. */
 class ListenLost extends Data.TaggedError("ListenLost") {}
 
-/** Splits an append's streams into NOTIFY payloads under PostgreSQL's size limit. */
-const payloads = (origin: string, streams: ReadonlyArray<string>): ReadonlyArray<string> => {
+/** Splits an append's wake-up into NOTIFY payloads under PostgreSQL's size limit, each with the append's types. */
+const payloads = (origin: string, wakeup: LedgerWakeup): ReadonlyArray<string> => {
+  const types = wakeup.types ?? []
   const result: Array<string> = []
   let batch: Array<string> = []
-  for (const stream of new Set(streams)) {
-    const grown = JSON.stringify({ origin, streams: [...batch, stream] })
+  for (const stream of new Set(wakeup.streams)) {
+    const grown = JSON.stringify({ origin, streams: [...batch, stream], types })
     if (batch.length > 0 && Buffer.byteLength(grown) > payloadLimit) {
-      result.push(JSON.stringify({ origin, streams: batch }))
+      result.push(JSON.stringify({ origin, streams: batch, types }))
       batch = [stream]
     } else batch.push(stream)
   }
-  if (batch.length > 0) result.push(JSON.stringify({ origin, streams: batch }))
+  if (batch.length > 0) result.push(JSON.stringify({ origin, streams: batch, types }))
   return result
 }
 
@@ -63,7 +73,10 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
             ? Effect.flatMap(Ref.get(pong), (deferred) => Deferred.succeed(deferred, undefined))
             : message.streams.length === 0
               ? Effect.void
-              : PubSub.publish(pubsub, { streams: message.streams })
+              : PubSub.publish(pubsub, {
+                  streams: message.streams,
+                  ...(message.types === undefined ? {} : { types: message.types })
+                })
       })
 
     const heartbeat = Effect.gen(function* () {
@@ -94,7 +107,7 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
     return {
       subscribe: Stream.fromPubSub(pubsub),
       channel,
-      payloads: (streams) => payloads(origin, streams),
-      publish: (streams) => Effect.asVoid(PubSub.publish(pubsub, { streams }))
+      payloads: (wakeup) => payloads(origin, wakeup),
+      publish: (wakeup) => Effect.asVoid(PubSub.publish(pubsub, wakeup))
     }
   })

@@ -9,7 +9,9 @@ import { Effect } from "effect"
 export const LockNamespace = {
   migrations: 0x524c0001,
   stream: 0x524c0002,
-  viewDoc: 0x524c0003
+  viewDoc: 0x524c0003,
+  /** The sweeps lease (ADR 0402), a session-level lock keyed by the schema: `PostgresLease.ts`. */
+  lease: 0x524c0004
 } as const
 
 /**

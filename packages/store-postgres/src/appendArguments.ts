@@ -1,4 +1,4 @@
-import type { StreamAppend } from "@runledger/core"
+import { type StreamAppend, wakeupOf } from "@runledger/core"
 import { literal } from "./sqlLiterals.js"
 import type { Wakeups } from "./Wakeups.js"
 
@@ -49,7 +49,7 @@ export const appendArguments = (
         }))
       )
     ),
-    notify: [literal.text(wakeups.channel), literal.texts(wakeups.payloads(streams))],
+    notify: [literal.text(wakeups.channel), literal.texts(wakeups.payloads(wakeupOf(appends)))],
     factCount: appends.reduce((count, { facts }) => count + facts.length, 0)
   }
 }

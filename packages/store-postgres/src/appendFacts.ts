@@ -1,5 +1,13 @@
 import type { PgClient } from "@effect/sql-pg/PgClient"
-import type { AppendResult, Projection, StoreUnavailable, StreamAppend, VersionConflict } from "@runledger/core"
+import {
+  type AppendOptions,
+  type AppendResult,
+  type Projection,
+  type StoreUnavailable,
+  type StreamAppend,
+  type VersionConflict,
+  wakeupOf
+} from "@runledger/core"
 import { Effect } from "effect"
 import { appendArguments } from "./appendArguments.js"
 import { appendProjecting } from "./appendProjecting.js"
@@ -32,7 +40,10 @@ interface Appended {
  */
 export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext) => {
   const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
-  return (appends: ReadonlyArray<StreamAppend>): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> =>
+  return (
+    appends: ReadonlyArray<StreamAppend>,
+    options?: AppendOptions
+  ): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> =>
     Effect.suspend(() => {
       const args = appendArguments(tables.schema, wakeups, appends)
       const touchesViews = appends.some(({ facts }) => facts.some((fact) => projectedTypes.has(fact.type)))
@@ -45,7 +56,7 @@ export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext
             ([{ result }]) => placeFacts(appends, result.versions, result.global_positions)
           )
       return appended.pipe(
-        Effect.tap(() => wakeups.publish(appends.map((entry) => entry.stream))),
+        Effect.tap(() => wakeups.publish(wakeupOf(appends, options))),
         refusedAppend(appends),
         unavailable("appending facts")
       )

@@ -2,7 +2,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Ledger, type PositionedFact } from "@runledger/core"
 import { layer } from "@runledger/store-postgres"
 import { postgresSuite } from "@runledger/store-postgres/testing"
-import { Deferred, Effect, Fiber, Layer, ManagedRuntime, Redacted } from "effect"
+import { Deferred, Effect, Fiber, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, expect, it } from "vitest"
 import { newFact, testPrefix } from "./facts.js"
 
@@ -56,6 +56,16 @@ postgresSuite("the visibility horizon", "alone", ({ url, schema }) => {
         expect(
           yield* ledger.readAll({ direction: "backward", limit: 10, filter: { streamPrefix: base } })
         ).toHaveLength(1)
+        const above = newFact("above")
+        yield* ledger.append([{ stream: `${testPrefix("horizon")}above`, expected: 0, facts: [above] }])
+        const abovePosition = Option.getOrThrow(yield* ledger.readFact(above.id)).position
+        const belowAbove = yield* ledger.readAll({
+          direction: "backward",
+          from: abovePosition,
+          limit: 10,
+          filter: { streamPrefix: base }
+        })
+        expect(belowAbove.map((positioned) => positioned.fact.type)).toEqual(["start"])
 
         yield* Deferred.succeed(release, undefined)
         yield* Fiber.join(open)

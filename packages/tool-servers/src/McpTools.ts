@@ -1,11 +1,4 @@
-import {
-  Client,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  StreamableHTTPClientTransport
-} from "@modelcontextprotocol/client"
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
 import {
   type ListedTool,
   type ToolAnswer,
@@ -15,128 +8,143 @@ import {
   type ToolServerFailed,
   toolServerLimits
 } from "@runledger/core"
-import { Duration, Effect } from "effect"
-import { HttpProbe } from "./HttpProbe.js"
+import { Data, Duration, Effect } from "effect"
+import { announcesToolChanges, dropListing, failureOf, keptListingMs, type McpSession } from "./McpSession.js"
 import { markOfHints, withSettings } from "./marks.js"
 import type { PreparedServer } from "./PreparedServer.js"
-import { failureOfStatus, messageOf, serverFailed } from "./serverFailure.js"
+import type { SessionPool } from "./SessionPool.js"
+import { messageOf, serverFailed } from "./serverFailure.js"
 
 /** The most bytes one answer may hold: 4 MiB from a process, 16 MiB over HTTP (function-formats.md §1.8). */
 const answerCap = { stdio: 4 * 1_048_576, http: 16 * 1_048_576 }
 
-/** An open connection to an MCP server, and the probe of its HTTP answers (none for a process). */
-interface Session {
-  readonly client: Client
-  readonly probe: HttpProbe | undefined
+/**
+ * A held session that was gone before the request reached the server: one the server forgot (HTTP 404 to a request
+ * naming it), or a process that exited before it was sent. Nothing reached the tool, so it is sent again, once,
+ * on a new session (ADR 0307).
+ */
+class SessionGone extends Data.TaggedError("SessionGone")<{ readonly detail: string }> {}
+
+/** A request's failure as its session gone before the request reached the server (the session then unfit), if so. */
+const goneOf = (session: McpSession, error: unknown): SessionGone | undefined => {
+  const gone =
+    session.probe?.sessionForgotten === true ||
+    (error instanceof SdkError && (error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed))
+  if (!gone) return undefined
+  session.broken = true
+  return new SessionGone({ detail: messageOf(error) })
 }
 
-/** The server's failure of a thrown error, from what the probe saw (HTTP) or the error alone (a process). */
-const failureOf = (prepared: PreparedServer, scrub: (text: string) => string, probe: HttpProbe | undefined) => {
-  const server = prepared.entry.name
-  return (error: unknown): ToolServerFailed => {
-    if (probe?.unreachable !== undefined)
-      return serverFailed(server, "unreachable", messageOf(probe.unreachable), scrub)
-    if (probe?.status !== undefined && probe.status >= 400)
-      return serverFailed(
-        server,
-        failureOfStatus(probe.status),
-        `HTTP ${probe.status}. ${messageOf(error)}`,
-        scrub,
-        probe.retryAfterMs
-      )
-    if (probe === undefined && /ENOENT|spawn|EACCES/.test(messageOf(error)))
-      return serverFailed(server, "unreachable", messageOf(error), scrub)
-    return serverFailed(server, "failing", messageOf(error), scrub)
+/**
+ * Runs `use` on a held session of the server; when the session turns out gone before anything reached the server,
+ * once more on a new one (a process started again, a session opened again), within the entry's connect limit.
+ */
+const onSession = <A, E>(
+  pool: SessionPool,
+  prepared: PreparedServer,
+  scrub: (text: string) => string,
+  use: (session: McpSession) => Effect.Effect<A, E | SessionGone>
+): Effect.Effect<A, E | ToolServerFailed> => {
+  const again = (failure: E | SessionGone | ToolServerFailed) =>
+    failure instanceof SessionGone
+      ? pool
+          .lease(prepared, scrub, use, true)
+          .pipe(
+            Effect.catchAll((second) =>
+              Effect.fail(
+                second instanceof SessionGone
+                  ? serverFailed(prepared.entry.name, "failing", second.detail, scrub)
+                  : (second as E | ToolServerFailed)
+              )
+            )
+          )
+      : Effect.fail(failure)
+  return Effect.catchAll(pool.lease(prepared, scrub, use), again)
+}
+
+/** The tools a session's server lists now, marked and scrubbed; kept on the session when the server announces changes. */
+const listOn =
+  (prepared: PreparedServer, scrub: (text: string) => string, limit: number, refresh: boolean) =>
+  (session: McpSession): Effect.Effect<ReadonlyArray<ListedTool>, ToolServerFailed | SessionGone> => {
+    const kept = session.tools
+    if (kept !== undefined && !refresh && Date.now() - kept.at < keptListingMs) return Effect.succeed(kept.tools)
+    session.probe?.reset()
+    const changes = session.changes
+    return Effect.tryPromise({
+      // No signal: a use cut short leaves the session closed, which ends what it had in flight.
+      try: () => session.client.listTools(undefined, { timeout: limit }),
+      catch: (error): ToolServerFailed | SessionGone => {
+        const gone = goneOf(session, error)
+        if (gone !== undefined) return gone
+        session.broken = !(error instanceof ProtocolError) && session.probe?.status !== 429
+        return failureOf(prepared, scrub, session.probe)(error)
+      }
+    }).pipe(
+      Effect.timeoutFail({
+        duration: Duration.millis(limit),
+        onTimeout: () => {
+          session.broken = true
+          return serverFailed(
+            prepared.entry.name,
+            "failing",
+            `It did not list its tools within ${limit / 1000} seconds.`,
+            scrub
+          )
+        }
+      }),
+      Effect.map(({ tools }) => {
+        const listed = tools.map((tool) => listedTool(prepared, scrub, tool))
+        if (announcesToolChanges(session) && session.changes === changes)
+          session.tools = { tools: listed, at: Date.now() }
+        return listed
+      })
+    )
   }
-}
 
-/** Opens a session within the entry's connect limit; it is closed when the scope closes. */
-const open = (prepared: PreparedServer, scrub: (text: string) => string) =>
-  Effect.acquireRelease(
-    Effect.suspend(() => {
-      const entry = prepared.entry
-      const probe = entry.type === "mcp" ? new HttpProbe(entry.requestId) : undefined
-      const transport =
-        entry.type === "stdio"
-          ? new StdioClientTransport({
-              command: entry.command,
-              args: [...(entry.args ?? [])],
-              env: { ...stdioBaseEnv(), ...prepared.env },
-              ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
-              stderr: "ignore"
-            })
-          : new StreamableHTTPClientTransport(new URL(prepared.url!), {
-              requestInit: { headers: prepared.headers },
-              fetch: probe!.fetch
-            })
-      const client = new Client({ name: "RunLedger", version: "0.1.0" })
-      const limit = entry.connectTimeoutMs ?? toolServerLimits.connectMs
-      return Effect.tryPromise({
-        try: () => client.connect(transport, { timeout: limit }),
-        catch: failureOf(prepared, scrub, probe)
-      }).pipe(
-        Effect.timeoutFail({
-          duration: Duration.millis(limit),
-          onTimeout: () =>
-            serverFailed(entry.name, "unreachable", `It did not open within ${limit / 1000} seconds.`, scrub)
-        }),
-        Effect.onError(() => Effect.promise(() => client.close().catch(() => undefined))),
-        Effect.as<Session>({ client, probe })
-      )
-    }),
-    ({ client }) => Effect.promise(() => client.close().catch(() => undefined))
-  )
-
-/** The environment a process starts with besides the entry's own: its path and home, never the runtime's secrets. */
-const stdioBaseEnv = (): Record<string, string> =>
-  Object.fromEntries(
-    ["PATH", "HOME", "SYSTEMROOT", "TEMP", "TMP"].flatMap((name) =>
-      process.env[name] === undefined ? [] : [[name, process.env[name] as string]]
+/** One tool as the runtime lists it: its mark (the settings' in place of the server's), scrubbed. */
+const listedTool = (
+  prepared: PreparedServer,
+  scrub: (text: string) => string,
+  tool: {
+    name: string
+    title?: string | undefined
+    description?: string | undefined
+    inputSchema: Record<string, unknown>
+    annotations?: Record<string, unknown> | undefined
+  }
+): ListedTool => {
+  const hints = hintsOf(tool.annotations)
+  const marking = withSettings(prepared.entry, tool.name, markOfHints(hints))
+  return JSON.parse(
+    scrub(
+      JSON.stringify({
+        name: tool.name,
+        ...(tool.title === undefined ? {} : { title: tool.title }),
+        description: tool.description ?? "",
+        inputSchema: tool.inputSchema,
+        ...(hints === undefined ? {} : { annotations: hints }),
+        mark: marking.mark,
+        markedBy: marking.markedBy
+      })
     )
   )
+}
 
-/** The tools an MCP server lists, with their marks, within the connect and list limits. */
+/**
+ * The tools an MCP server lists, with their marks, within the connect and list limits: the listing a held session
+ * keeps while its server announces changes to its tools (unless `refresh`), else asked now.
+ */
 export const listMcpTools = (
+  pool: SessionPool,
   prepared: PreparedServer,
-  scrub: (text: string) => string
+  scrub: (text: string) => string,
+  refresh = false
 ): Effect.Effect<ReadonlyArray<ListedTool>, ToolServerFailed> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const session = yield* open(prepared, scrub)
-      const limit = prepared.entry.listTimeoutMs ?? toolServerLimits.listMs
-      const listed = yield* Effect.tryPromise({
-        try: (signal) => session.client.listTools(undefined, { timeout: limit, signal }),
-        catch: failureOf(prepared, scrub, session.probe)
-      }).pipe(
-        Effect.timeoutFail({
-          duration: Duration.millis(limit),
-          onTimeout: () =>
-            serverFailed(
-              prepared.entry.name,
-              "failing",
-              `It did not list its tools within ${limit / 1000} seconds.`,
-              scrub
-            )
-        })
-      )
-      return listed.tools.map((tool): ListedTool => {
-        const hints = hintsOf(tool.annotations)
-        const marking = withSettings(prepared.entry, tool.name, markOfHints(hints))
-        return JSON.parse(
-          scrub(
-            JSON.stringify({
-              name: tool.name,
-              ...(tool.title === undefined ? {} : { title: tool.title }),
-              description: tool.description ?? "",
-              inputSchema: tool.inputSchema,
-              ...(hints === undefined ? {} : { annotations: hints }),
-              mark: marking.mark,
-              markedBy: marking.markedBy
-            })
-          )
-        )
-      })
-    })
+  onSession(
+    pool,
+    prepared,
+    scrub,
+    listOn(prepared, scrub, prepared.entry.listTimeoutMs ?? toolServerLimits.listMs, refresh)
   )
 
 /** The four hints of a tool's annotations, each only where given; undefined when none is. */
@@ -148,72 +156,89 @@ const hintsOf = (annotations: Record<string, unknown> | undefined): ToolHints | 
   return Object.keys(hints).length === 0 ? undefined : hints
 }
 
-/** Calls one tool of an MCP server: opened within its connect limit, answered within the call's (30 s). */
+/** Calls one tool on a session, answered within the call's limit (30 s). */
+const callOn =
+  (prepared: PreparedServer, scrub: (text: string) => string, call: ToolCall) =>
+  (session: McpSession): Effect.Effect<ToolAnswer, ToolServerFailed | ToolCallFailed | SessionGone> => {
+    const limit = call.timeoutMs ?? toolServerLimits.callMs
+    const probe = session.probe
+    probe?.reset()
+    const started = Date.now()
+    const ids = () => ({
+      jsonrpcId: probe?.callId ?? null,
+      ...(probe?.serverRequestId === undefined ? {} : { serverRequestId: probe.serverRequestId })
+    })
+    const failed = (because: ToolCallFailed["because"], detail: string, retryAfterMs?: number) =>
+      new ToolCallFailed({
+        because,
+        detail: scrub(detail),
+        durationMs: Date.now() - started,
+        ...ids(),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs })
+      })
+    return Effect.tryPromise({
+      try: () =>
+        session.client.callTool(
+          {
+            name: call.tool,
+            arguments: call.arguments,
+            ...(call.runId === undefined ? {} : { _meta: { "io.runledger/run_id": call.runId } })
+          },
+          { timeout: limit }
+        ),
+      catch: (error): ToolServerFailed | ToolCallFailed | SessionGone => {
+        const gone = goneOf(session, error)
+        if (gone !== undefined) return gone
+        if (error instanceof ProtocolError && error.code === -32602) {
+          // A tool the server does not know (or no longer knows) is refused so too: it is listed again next time.
+          dropListing(session)
+          return failed("arguments_refused", error.message)
+        }
+        if (error instanceof ProtocolError) return failed("server_failure", error.message, probe?.retryAfterMs)
+        session.broken = probe?.status !== 429
+        if (probe?.unreachable !== undefined || (probe?.status !== undefined && [401, 403, 429].includes(probe.status)))
+          return failureOf(prepared, scrub, probe)(error)
+        if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+          return failed("timed_out", `The tool did not answer within ${limit / 1000} seconds.`)
+        return failed("server_failure", messageOf(error), probe?.retryAfterMs)
+      }
+    }).pipe(
+      Effect.timeoutFail({
+        duration: Duration.millis(limit),
+        onTimeout: () => {
+          session.broken = true
+          return failed("timed_out", `The tool did not answer within ${limit / 1000} seconds.`)
+        }
+      }),
+      Effect.flatMap((result) => {
+        const cap = prepared.entry.type === "stdio" ? answerCap.stdio : answerCap.http
+        const whole = JSON.stringify(result)
+        if (Buffer.byteLength(whole) > cap)
+          return Effect.fail(failed("too_large", `The tool's answer held more than ${cap / 1_048_576} MiB.`))
+        const answer = JSON.parse(scrub(whole)) as {
+          content?: Array<Record<string, unknown>>
+          structuredContent?: Record<string, unknown>
+          isError?: boolean
+        }
+        return Effect.succeed({
+          content: answer.content ?? [],
+          ...(answer.structuredContent === undefined ? {} : { structuredContent: answer.structuredContent }),
+          isError: answer.isError === true,
+          durationMs: Date.now() - started,
+          ...ids()
+        })
+      })
+    )
+  }
+
+/**
+ * Calls one tool of an MCP server on a held session (opened within its connect limit when none is held),
+ * answered within the call's limit (30 s).
+ */
 export const callMcpTool = (
+  pool: SessionPool,
   prepared: PreparedServer,
   scrub: (text: string) => string,
   call: ToolCall
 ): Effect.Effect<ToolAnswer, ToolServerFailed | ToolCallFailed> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const session = yield* open(prepared, scrub)
-      const limit = call.timeoutMs ?? toolServerLimits.callMs
-      const started = Date.now()
-      const ids = () => ({
-        jsonrpcId: session.probe?.callId ?? null,
-        ...(session.probe?.serverRequestId === undefined ? {} : { serverRequestId: session.probe.serverRequestId })
-      })
-      const failed = (because: ToolCallFailed["because"], detail: string, retryAfterMs?: number) =>
-        new ToolCallFailed({
-          because,
-          detail: scrub(detail),
-          durationMs: Date.now() - started,
-          ...ids(),
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs })
-        })
-      const result = yield* Effect.tryPromise({
-        try: (signal) =>
-          session.client.callTool(
-            {
-              name: call.tool,
-              arguments: call.arguments,
-              ...(call.runId === undefined ? {} : { _meta: { "io.runledger/run_id": call.runId } })
-            },
-            { timeout: limit, signal }
-          ),
-        catch: (error): ToolServerFailed | ToolCallFailed => {
-          const probe = session.probe
-          if (
-            probe?.unreachable !== undefined ||
-            (probe?.status !== undefined && [401, 403, 429].includes(probe.status))
-          )
-            return failureOf(prepared, scrub, probe)(error)
-          if (error instanceof ProtocolError && error.code === -32602) return failed("arguments_refused", error.message)
-          if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
-            return failed("timed_out", `The tool did not answer within ${limit / 1000} seconds.`)
-          return failed("server_failure", messageOf(error), probe?.retryAfterMs)
-        }
-      }).pipe(
-        Effect.timeoutFail({
-          duration: Duration.millis(limit),
-          onTimeout: () => failed("timed_out", `The tool did not answer within ${limit / 1000} seconds.`)
-        })
-      )
-      const cap = prepared.entry.type === "stdio" ? answerCap.stdio : answerCap.http
-      const whole = JSON.stringify(result)
-      if (Buffer.byteLength(whole) > cap)
-        return yield* Effect.fail(failed("too_large", `The tool's answer held more than ${cap / 1_048_576} MiB.`))
-      const answer = JSON.parse(scrub(whole)) as {
-        content?: Array<Record<string, unknown>>
-        structuredContent?: Record<string, unknown>
-        isError?: boolean
-      }
-      return {
-        content: answer.content ?? [],
-        ...(answer.structuredContent === undefined ? {} : { structuredContent: answer.structuredContent }),
-        isError: answer.isError === true,
-        durationMs: Date.now() - started,
-        ...ids()
-      }
-    })
-  )
+  onSession(pool, prepared, scrub, callOn(prepared, scrub, call))

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import type { ToolServerEntry } from "@runledger/core"
 import { resolveReferences } from "./secrets.js"
 
@@ -15,6 +16,11 @@ export interface PreparedServer {
   readonly env: Record<string, string>
   readonly secrets: ReadonlyArray<string>
   readonly missing: ReadonlyArray<string>
+  /**
+   * What its held sessions are kept under: its name and a digest of where it is and the credentials it is given
+   * (address, headers, process and environment), so a session is never reused for other credentials.
+   */
+  readonly key: string
 }
 
 /** Reads an entry's references from the environment. */
@@ -37,7 +43,9 @@ export const prepareServer = (
   const env = entry.type === "stdio" ? resolveAll(entry.env) : {}
   const base = entry.type === "mcp" ? resolve(entry.url) : entry.type === "openapi" ? entry.baseUrl : undefined
   const url = base === undefined ? undefined : withQuery(base, queryParams)
-  return { entry, headers, queryParams, ...(url === undefined ? {} : { url }), env, secrets, missing }
+  const reached = entry.type === "stdio" ? { command: entry.command, args: entry.args, cwd: entry.cwd } : { url }
+  const key = `${entry.name} ${createHash("sha256").update(JSON.stringify({ reached, headers, env })).digest("hex")}`
+  return { entry, headers, queryParams, ...(url === undefined ? {} : { url }), env, secrets, missing, key }
 }
 
 /** An address with query parameters added. */

@@ -40,6 +40,14 @@ beforeAll(async () => {
       env: { INVENTORY_KEY: "${INVENTORY_KEY}" }
     },
     {
+      name: "restarting",
+      type: "stdio",
+      command: process.execPath,
+      args: [stdioScript],
+      connectTimeoutMs: 30_000,
+      env: { INVENTORY_EXITS: "1" }
+    },
+    {
       name: "billing",
       type: "openapi",
       document: `${billing.url}/openapi.json`,
@@ -71,7 +79,8 @@ afterAll(async () => {
 })
 
 const run = <A, E>(effect: Effect.Effect<A, E, ToolServers>) => runtime.runPromise(Effect.either(effect))
-const list = (server: string) => run(Effect.flatMap(ToolServers, (tools) => tools.list(server)))
+const list = (server: string, refresh = false) =>
+  run(Effect.flatMap(ToolServers, (tools) => tools.list(server, { refresh })))
 const call = (server: string, tool: string, args: Record<string, unknown> = {}, runId?: string) =>
   run(
     Effect.flatMap(ToolServers, (tools) =>
@@ -122,12 +131,24 @@ describe("a remote MCP server over streamable HTTP", () => {
   it("fails as key_refused on a 401, rate_limited with the delay on a 429, failing on a 503", async () => {
     expect(Either.flip(await list("wrongkey")).pipe(Either.getOrThrow)).toMatchObject({ because: "key_refused" })
     inventory.mode = "rate_limited"
-    const limited = await list("inventory")
+    const limited = await list("inventory", true)
+    const limitedCall = await call("inventory", "get_stock_level", { sku: "A-1" })
     inventory.mode = "failing"
-    const failing = await call("inventory", "get_stock_level", { sku: "A-1" })
+    const failingCall = await call("inventory", "get_stock_level", { sku: "A-1" })
+    const failing = await list("inventory", true)
     inventory.mode = "serving"
     expect(Either.flip(limited).pipe(Either.getOrThrow)).toMatchObject({ because: "rate_limited", retryAfterMs: 7000 })
+    expect(Either.flip(limitedCall).pipe(Either.getOrThrow)).toMatchObject({
+      _tag: "ToolServerFailed",
+      because: "rate_limited",
+      retryAfterMs: 7000
+    })
     expect(Either.flip(failing).pipe(Either.getOrThrow)).toMatchObject({ _tag: "ToolServerFailed", because: "failing" })
+    // A call a held session sent that the server answered 503 may have reached the tool: the call's own failure.
+    expect(Either.flip(failingCall).pipe(Either.getOrThrow)).toMatchObject({
+      _tag: "ToolCallFailed",
+      because: "server_failure"
+    })
   })
 
   it("fails as unreachable where nothing listens, and as key_refused when a variable it names is not set", async () => {
@@ -139,6 +160,104 @@ describe("a remote MCP server over streamable HTTP", () => {
 
   it("knows no server the settings do not name", async () => {
     expect(Either.flip(await list("elsewhere")).pipe(Either.getOrThrow)).toMatchObject({ _tag: "ToolServerUnknown" })
+  })
+})
+
+/** Asks until `check` holds: what a server announces reaches the runtime on its own. */
+const eventually = async (check: () => Promise<boolean>) => {
+  for (let tries = 0; tries < 200; tries++) {
+    if (await check()) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error("It never came to hold.")
+}
+
+const markOf = async (server: string, tool: string) =>
+  Either.getOrThrow(await list(server)).find((listed) => listed.name === tool)?.mark
+
+describe("sessions held between uses", () => {
+  it("holds one session for listings and calls, and keeps its listing while the server announces changes", async () => {
+    Either.getOrThrow(await call("inventory", "get_stock_level", { sku: "W-1" }))
+    const opened = inventory.sessionsOpened()
+    Either.getOrThrow(await list("inventory"))
+    Either.getOrThrow(await call("inventory", "get_stock_level", { sku: "W-2" }))
+    Either.getOrThrow(await call("inventory", "whoami"))
+    expect(inventory.sessionsOpened()).toBe(opened)
+    inventory.mode = "failing"
+    const kept = await list("inventory")
+    const asked = await list("inventory", true)
+    inventory.mode = "serving"
+    expect(Either.getOrThrow(kept).map((tool) => tool.name)).toContain("get_stock_level")
+    expect(Either.flip(asked).pipe(Either.getOrThrow)).toMatchObject({ because: "failing" })
+  })
+
+  it("lists anew once the server says its tools changed", async () => {
+    expect(await markOf("inventory", "create_note")).toBe("acts")
+    await inventory.remark("create_note", { readOnlyHint: true })
+    await eventually(async () => (await markOf("inventory", "create_note")) === "reads")
+    await inventory.remark("create_note", undefined)
+    await eventually(async () => (await markOf("inventory", "create_note")) === "acts")
+  })
+
+  it("opens a session again, once, when the server forgot it, and sends the call on it", async () => {
+    Either.getOrThrow(await call("inventory", "get_stock_level", { sku: "F-0" }))
+    const opened = inventory.sessionsOpened()
+    await inventory.forgetSessions()
+    const answer = Either.getOrThrow(await call("inventory", "get_stock_level", { sku: "F-1" }))
+    expect(answer.structuredContent).toMatchObject({ stock: { sku: "F-1" } })
+    expect(inventory.sessionsOpened()).toBe(opened + 1)
+    expect(inventory.calls.filter((made) => made.arguments.sku === "F-1")).toHaveLength(1)
+    // The forgotten session is not held again: two calls at once meet no other.
+    const refused = inventory.unknownSessions()
+    await Promise.all([call("inventory", "whoami"), call("inventory", "whoami")])
+    expect(inventory.unknownSessions()).toBe(refused)
+  })
+
+  it("starts a process that exited again on the next call, and holds the one running between calls", async () => {
+    const processId = async () => Either.getOrThrow(await call("restarting", "process_id")).content[0]
+    const first = await processId()
+    expect(await processId()).toEqual(first)
+    const exited = await call("restarting", "exit_process")
+    expect(Either.flip(exited).pipe(Either.getOrThrow)).toMatchObject({
+      _tag: "ToolCallFailed",
+      because: "server_failure"
+    })
+    expect(await processId()).not.toEqual(first)
+  }, 120_000)
+})
+
+describe("a pool of few sessions", () => {
+  it("closes the session unused longest past its bound, and one unused past its idle time", async () => {
+    const entries: Array<ToolServerEntry> = ["first", "second"].map((name) => ({
+      name,
+      type: "mcp",
+      url: `${inventory.url}/mcp`,
+      headers: { Authorization: `Bearer ${secret}` },
+      queryParams: { tenant: "acme" }
+    }))
+    const small = ManagedRuntime.make(
+      ToolServersLive.layer(environment, { idleMs: 1_000, held: 1 }).pipe(
+        Layer.provide(Layer.succeed(RuntimeConfig, { ...defaultSettings, toolServers: entries }))
+      )
+    )
+    const callOn = (server: string) =>
+      small.runPromise(
+        Effect.flatMap(ToolServers, (tools) =>
+          tools.call({ server, tool: "get_stock_level", arguments: { sku: server } })
+        )
+      )
+    try {
+      await inventory.forgetSessions()
+      await callOn("first")
+      await callOn("second")
+      await eventually(async () => inventory.sessionsOpen() === 1)
+      const opened = inventory.sessionsOpened()
+      await callOn("first")
+      expect(inventory.sessionsOpened()).toBe(opened + 1)
+      await eventually(async () => inventory.sessionsOpen() === 0)
+    } finally {
+      await small.dispose()
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 
 /** A document served as it is (the OpenAPI document, a guide, the API catalog) with a strong ETag of its bytes. */
 export interface PublishedResource {
@@ -31,11 +31,11 @@ const namesTag = (ifNoneMatch: string, etag: string): boolean =>
  */
 export const respondPublished = (
   resource: PublishedResource,
-  request: HttpServerRequest.HttpServerRequest
+  request: Request
 ): HttpServerResponse.HttpServerResponse => {
-  const ifNoneMatch = request.headers["if-none-match"]
+  const ifNoneMatch = request.headers.get("if-none-match")
   const headers = { ...resource.headers, etag: resource.etag, "cache-control": "public, max-age=300" }
-  if (ifNoneMatch !== undefined && namesTag(ifNoneMatch, resource.etag))
+  if (ifNoneMatch !== null && namesTag(ifNoneMatch, resource.etag))
     return HttpServerResponse.empty({ status: 304, headers })
   return HttpServerResponse.uint8Array(resource.bytes, { headers, contentType: resource.contentType })
 }

@@ -1,4 +1,4 @@
-import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import type { Guide } from "@runledger/core"
 import { methodNotAllowed } from "../response/methodNotAllowed.js"
 import { allowOf } from "../routes/allowOf.js"
@@ -34,11 +34,7 @@ export const publicRoutes = (document: PublishedResource, guides: ReadonlyArray<
     return guideTexts.get(pathname)
   }
   /** The response of a public route, or undefined for a path that is not one. */
-  return (
-    request: HttpServerRequest.HttpServerRequest,
-    pathname: string,
-    origin: string
-  ): HttpServerResponse.HttpServerResponse | undefined => {
+  return (request: Request, pathname: string, origin: string): HttpServerResponse.HttpServerResponse | undefined => {
     const resource = resourceAt(pathname, origin)
     if (resource === undefined) return undefined
     if (request.method !== "GET" && request.method !== "HEAD")

@@ -1,4 +1,3 @@
-import type { HttpServerRequest } from "@effect/platform"
 import { type Rejection, reject } from "@runledger/core"
 import { Effect, Either } from "effect"
 import { bodyLimit } from "./bodyLimit.js"
@@ -20,8 +19,8 @@ const checkContentType = (header: string): Effect.Effect<void, Rejection> => {
 }
 
 /** Refuses a compressed body: any Content-Encoding but identity. */
-const checkEncoding = (header: string | undefined): Effect.Effect<void, Rejection> =>
-  header === undefined || header.split(",").every((coding) => coding.trim().toLowerCase() === "identity")
+const checkEncoding = (header: string | null): Effect.Effect<void, Rejection> =>
+  header === null || header.split(",").every((coding) => coding.trim().toLowerCase() === "identity")
     ? Effect.void
     : Effect.fail(unsupported(`Send the body uncompressed; Content-Encoding ${header} is not accepted.`))
 
@@ -40,16 +39,14 @@ const parseJson = (bytes: Uint8Array): Either.Either<unknown, Rejection> =>
  * The JSON object a command's body holds (HTTP "Requests and access"): uncompressed UTF-8 JSON, sent as
  * application/json, at most 1 MiB. An empty body, with or without a Content-Type, is the empty object.
  */
-export const jsonBody = (
-  request: HttpServerRequest.HttpServerRequest
-): Effect.Effect<Record<string, unknown>, Rejection> =>
+export const jsonBody = (request: Request): Effect.Effect<Record<string, unknown>, Rejection> =>
   Effect.gen(function* () {
-    yield* checkEncoding(request.headers["content-encoding"])
-    const contentType = request.headers["content-type"]
-    if (contentType !== undefined) yield* checkContentType(contentType)
+    yield* checkEncoding(request.headers.get("content-encoding"))
+    const contentType = request.headers.get("content-type")
+    if (contentType !== null) yield* checkContentType(contentType)
     const bytes = yield* readBytes(request, bodyLimit)
     if (bytes.byteLength === 0) return {}
-    if (contentType === undefined)
+    if (contentType === null)
       return yield* Effect.fail(unsupported("Send the body with Content-Type: application/json."))
     const value = yield* parseJson(bytes)
     if (typeof value !== "object" || value === null || Array.isArray(value))

@@ -145,6 +145,27 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     expect(refused.body.run_id).toMatch(/^[0-9a-f-]{36}$/)
   })
 
+  it("refuses a text no store can keep (U+0000, a lone surrogate) at its pointer, recording nothing", async () => {
+    const base = await playbook()
+    await save(base, "invoice-totals", invoice)
+    const facts = await server.factCount()
+    for (const [input, pointer] of [
+      [{ lines: [], note: "a\u0000b" }, "/input/note"],
+      [{ lines: [{ "\ud800": 1 }] }, "/input/lines/0/\ud800"],
+      [{ lines: [], note: "\udc00 alone" }, "/input/note"]
+    ] as const) {
+      const refused = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input })
+      expect([refused.status, refused.body.reason, refused.body.kind]).toEqual([422, "invalid_input", undefined])
+      expect(refused.body.errors[0].pointer).toBe(pointer)
+      expect(refused.body.errors[0].detail).toContain("U+0000 or a lone surrogate")
+    }
+    expect(await server.factCount()).toBe(facts)
+    const paired = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, {
+      input: { lines: [], note: "\ud83d\ude00" }
+    })
+    expect(paired.status).not.toBe(422)
+  })
+
   it("ends a program that raises as 409 unworkable, the same way every time", async () => {
     const base = await playbook()
     await save(base, "raises", raising)

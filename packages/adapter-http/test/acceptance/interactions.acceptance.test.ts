@@ -48,7 +48,7 @@ onEveryStore("interaction functions", (store) => {
   const save = (base: string, name: string, source: string) =>
     server.send("POST", `${base}/definitions/interaction`, { name, source, diagram: "none", overview: "Asks." })
 
-  it("refuses at save a document with no way to reach its party, and one that names a tool", async () => {
+  it("refuses at save a document with no way to reach its party, and one that calls a tool", async () => {
     const base = await playbook()
     const noDeliver = await save(base, "no-deliver", ask.replace("deliver: agent\n", ""))
     expect(noDeliver.status).toBe(422)
@@ -59,9 +59,13 @@ onEveryStore("interaction functions", (store) => {
     const notification = await save(base, "notify", ask.replace(/output:[\s\S]*---/, "---"))
     expect(notification.status).toBe(422)
     expect(notification.body.errors[0].detail).toContain("a notification takes no answer")
-    const tool = await save(base, "by-tool", ask.replace("deliver: agent", "deliver: { server: chat, tool: send }"))
+    const tool = await save(
+      base,
+      "by-tool",
+      "---\ncall: { server: crm, tool: close }\noutput:\n  schema: { type: object }\n---\n"
+    )
     expect(tool.status).toBe(503)
-    expect(tool.body.detail).toContain("does not serve tool servers yet")
+    expect(tool.body.detail).toContain("does not run an interaction function that calls a tool yet")
   })
 
   it("runs a request: started, listed with every field, answered once, then succeeded with the answer", async () => {

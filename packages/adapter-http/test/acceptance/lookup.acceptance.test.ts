@@ -144,15 +144,47 @@ onEveryStore("lookup functions over HTTP", (store) => {
     expect((await server.send("GET", `${base}/definitions/lookup/down`)).status).toBe(404)
   })
 
+  /** Waits until the runtime lists a tool with a mark: a server's notice that its tools changed arrives on its own. */
+  const markSeen = async (base: string, tool: string, mark: string) => {
+    for (let tries = 0; tries < 200; tries++) {
+      if ((await server.send("GET", `${base}/tool-servers/inventory/tools/${tool}`)).body.mark === mark) return
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    throw new Error(`The runtime never listed ${tool} marked ${mark}.`)
+  }
+
   it("refuses a run whose tool its server no longer marks reads, sending nothing", async () => {
     const base = await playbook()
     expect((await save(base, "who", stockLookup("whoami", "/x").replace("/x", "/nothing"))).status).toBe(201)
-    inventory.hints.whoami = { destructiveHint: true }
+    await inventory.remark("whoami", { destructiveHint: true })
+    await markSeen(base, "whoami", "acts")
     const sent = inventory.calls.length
     const ran = await run(base, "who", { sku: "A" })
-    delete inventory.hints.whoami
+    await inventory.remark("whoami", undefined)
+    await markSeen(base, "whoami", "reads")
     expect([ran.status, ran.body.kind]).toEqual([503, "tool_not_read_only"])
     expect(inventory.calls.length).toBe(sent)
+  })
+
+  it("refuses a run whose server asks it to slow down before the call is sent, with the server's Retry-After", async () => {
+    const base = await playbook()
+    expect((await save(base, "stock", stockLookup())).status).toBe(201)
+    // The server forgets its sessions; the next run's call opens one again, which holds no listing of its own yet.
+    await inventory.forgetSessions()
+    expect((await run(base, "stock", { sku: "R-1" })).status).toBe(200)
+    const sent = inventory.calls.length
+    inventory.mode = "rate_limited"
+    const ran = await run(base, "stock", { sku: "R-2" })
+    inventory.mode = "serving"
+    expect([ran.status, ran.body.kind, ran.body.because, ran.headers.get("retry-after")]).toEqual([
+      503,
+      "tool_server_failed",
+      "rate_limited",
+      "7"
+    ])
+    expect(inventory.calls.length).toBe(sent)
+    const standing = await server.send("GET", `${base}/runs/${ran.body.run_id}`)
+    expect(standing.body.record).toEqual({ server: "inventory", tool: "get_stock_level", retry_after_ms: 7_000 })
   })
 
   it("ends a call the tool answered with its own error tools_unfinished; the same run id then answers tools_called", async () => {

@@ -311,6 +311,75 @@ onEveryStore("tool servers over HTTP", (store) => {
     expect(started.data.arguments_sha256).toBeUndefined()
   })
 
+  const query = (sku: string) =>
+    send("POST", "/playbooks/sales/tool-servers/inventory/tools/get_stock_level/query", { arguments: { sku } })
+  const startsOf = async (callId: string) =>
+    (await send("GET", "/playbooks/sales/events?type=tool_call_started")).body.events.filter(
+      (event: any) => event.data.call_id === callId
+    )
+
+  it("waits out a 429 asking 10 s or less and sends the call again; a longer one refuses with its Retry-After", async () => {
+    expect((await query("R-0")).status).toBe(200)
+    inventory.limitCalls("1")
+    const waited = await query("R-1")
+    expect([waited.status, waited.body.outcome, waited.body.answer.stock.sku]).toEqual([200, "result", "R-1"])
+    expect(await startsOf(waited.body.call_id)).toHaveLength(1)
+    expect(inventory.calls.filter((call) => call.arguments.sku === "R-1")).toHaveLength(1)
+    for (const [asked, told] of [
+      [["60"], "60"],
+      [["1", "2"], "2"]
+    ] as const) {
+      inventory.limitCalls(...asked)
+      const refused = await query("R-2")
+      expect([refused.status, refused.body.kind, refused.body.because, refused.headers.get("retry-after")]).toEqual([
+        503,
+        "tool_server_failed",
+        "rate_limited",
+        told
+      ])
+    }
+    expect(inventory.calls.filter((call) => call.arguments.sku === "R-2")).toHaveLength(0)
+  })
+
+  it("opens the session a server forgot again, once, and calls on it", async () => {
+    expect((await query("F-0")).status).toBe(200)
+    const opened = inventory.sessionsOpened()
+    await inventory.forgetSessions()
+    const called = await query("F-1")
+    expect([called.status, called.body.answer.stock.sku]).toEqual([200, "F-1"])
+    expect(inventory.sessionsOpened()).toBe(opened + 1)
+  })
+
+  it("keeps a server's listing while it announces changes, and asks anew when the listing lacks the tool named", async () => {
+    const inventoryTools = async () =>
+      (await send("GET", "/playbooks/sales/tool-servers/search?server=inventory")).body.tools.map(
+        (tool: any) => tool.tool
+      )
+    expect(await inventoryTools()).toContain("describe_warehouse")
+    inventory.hide("describe_warehouse", true)
+    // A tool the kept listing lacks has the server asked anew: the listing kept from then lacks the hidden one.
+    const absent = await send("GET", "/playbooks/sales/tool-servers/inventory/tools/not_there")
+    expect([absent.status, absent.body.because]).toEqual([503, "tool_not_listed"])
+    inventory.hide("describe_warehouse", false)
+    expect(await inventoryTools()).not.toContain("describe_warehouse")
+    const found = await send("GET", "/playbooks/sales/tool-servers/inventory/tools/describe_warehouse")
+    expect([found.status, found.body.tool]).toEqual([200, "describe_warehouse"])
+    expect(await inventoryTools()).toContain("describe_warehouse")
+  })
+
+  it("answers the org route from what a server listed for the org within five minutes; the playbook route asks", async () => {
+    const toolsOf = async (path: string) =>
+      (await send("GET", `${path}/tool-servers/search?server=inventory`)).body.tools.map((tool: any) => tool.tool)
+    expect(await toolsOf("")).toContain("describe_warehouse")
+    inventory.hide("describe_warehouse", true)
+    // Naming a tool the kept listing lacks has the server asked anew: the playbook's route sees the change.
+    expect((await send("GET", "/playbooks/sales/tool-servers/inventory/tools/not_there")).status).toBe(503)
+    expect(await toolsOf("/playbooks/sales")).not.toContain("describe_warehouse")
+    expect(await toolsOf("")).toContain("describe_warehouse")
+    inventory.hide("describe_warehouse", false)
+    expect((await send("GET", "/playbooks/sales/tool-servers/inventory/tools/describe_warehouse")).status).toBe(200)
+  })
+
   it("calls a tool of a server it starts as a process", async () => {
     const called = await send("POST", "/playbooks/sales/tool-servers/stock/tools/get_stock_level/query", {
       arguments: { sku: "P-1" }

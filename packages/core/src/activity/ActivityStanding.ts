@@ -7,6 +7,7 @@ import { Views } from "../ports/Views.js"
 import type { ActivityAccess } from "./ActivityAccess.js"
 import { activityCursor } from "./ActivityPosition.js"
 import type { ActivityItem } from "./ActivityRow.js"
+import { countUnseenNew } from "./countUnseenNew.js"
 import { readRows } from "./readRows.js"
 import { type SeenReader, seenReader } from "./SeenReader.js"
 import { nothingSeen, type SeenState, seenView } from "./seenProjection.js"
@@ -43,8 +44,8 @@ export const stillOpen = (item: ActivityItem, now: number): boolean =>
 
 /**
  * The caller's counts and through: the requests that wait on them, the broken definitions, and the new rows and
- * open comments they have not seen, over what they may access; new rows at or before their through are seen, so
- * only those after it are read.
+ * open comments they have not seen, over what they may access. The open rows are read; the new rows are counted
+ * from the counts of their times (`countUnseenNew`), so a read costs the same however many runs succeeded.
  */
 export const activityStanding = (
   org: string,
@@ -59,11 +60,6 @@ export const activityStanding = (
       kinds: ["needs_you", "broken", "comment"],
       keep: (item) => access.visible(item) && stillOpen(item, now)
     })
-    const unseen = yield* readRows(org, {
-      kinds: ["new"],
-      after: reader.through,
-      keep: (item) => access.visible(item) && !reader.seen(item)
-    })
     const count = (kind: ActivityItem["kind"], keep: (item: ActivityItem) => boolean) =>
       open.filter((item) => item.kind === kind && keep(item)).length
     return {
@@ -72,7 +68,7 @@ export const activityStanding = (
         counts: {
           needs_you: count("needs_you", (item) => waitsOnCaller(item.waits_on, caller)),
           broken: count("broken", () => true),
-          new: unseen.length,
+          new: yield* countUnseenNew(org, caller, access, state, reader),
           comments: count("comment", (item) => !reader.seen(item))
         },
         through:

@@ -52,15 +52,24 @@ const viewSource = (views: Views["Type"], view: string, org: string, before: Act
   })
 }
 
+/** The rows of the org's register of playbooks, newest first. */
+export const registerItems = (org: string): Effect.Effect<ReadonlyArray<ActivityItem>, Rejection, Views> =>
+  Effect.flatMap(Views, (views) =>
+    Effect.map(storeToRejection(views.get({ view: registerView, partition: org, id: registerId })), (found) =>
+      Option.match(found, {
+        onNone: () => [],
+        onSome: (doc) =>
+          (doc.data as PlaybookRegister).changes
+            .map(changeItem)
+            .sort((a, b) => comparePositions(positionOf(b), positionOf(a)))
+      })
+    )
+  )
+
 /** The rows of the org's register of playbooks, newest first, below a place. */
-const registerSource = (views: Views["Type"], org: string, before: ActivityPosition | undefined) =>
-  Effect.map(storeToRejection(views.get({ view: registerView, partition: org, id: registerId })), (found) => {
-    const rows = Option.match(found, {
-      onNone: () => [],
-      onSome: (doc) => (doc.data as PlaybookRegister).changes.map(changeItem)
-    })
-      .filter((item) => before === undefined || comparePositions(positionOf(item), before) < 0)
-      .sort((a, b) => comparePositions(positionOf(b), positionOf(a)))
+const registerSource = (org: string, before: ActivityPosition | undefined) =>
+  Effect.map(registerItems(org), (items) => {
+    const rows = items.filter((item) => before === undefined || comparePositions(positionOf(item), before) < 0)
     return Effect.sync(() => rows.shift()) as Source
   })
 
@@ -80,7 +89,7 @@ export const readRows = (org: string, read: RowRead): Effect.Effect<ReadonlyArra
   Effect.gen(function* () {
     const views = yield* Views
     const sources: Array<Source> = read.kinds.map((kind) => viewSource(views, viewsOf[kind], org, read.before))
-    if (read.kinds.includes("new")) sources.push(yield* registerSource(views, org, read.before))
+    if (read.kinds.includes("new")) sources.push(yield* registerSource(org, read.before))
     const heads = yield* Effect.forEach(sources, (source) => source)
     const kept: Array<ActivityItem> = []
     for (;;) {

@@ -10,11 +10,10 @@ export interface RunCounts {
 }
 
 /**
- * What the ended runs of one definition that first started on one UTC day did (ADR 0178): their count by how they
- * ended, their tokens, the sum of the costs recorded and how many runs recorded one, and their durations.
+ * What the ended runs of one definition did, their durations aside: their count by how they ended, their tokens,
+ * the sum of the costs recorded and how many runs recorded one.
  */
-export interface DayBucket {
-  readonly day: string
+export interface DefinitionCounts {
   readonly type: string
   readonly name: string
   readonly runs: RunCounts
@@ -22,19 +21,32 @@ export interface DayBucket {
   readonly cost_usd: number
   /** How many of the runs recorded a cost: cost_usd means something only when this is above 0. */
   readonly costed: number
+}
+
+/**
+ * What the ended runs of one definition that first started on one UTC day did (ADR 0178): their counts, and their
+ * durations.
+ */
+export interface DayBucket extends DefinitionCounts {
+  readonly day: string
   readonly durations: DurationHistogram
 }
 
-/** A bucket no run counts in yet. */
-export const emptyBucket = (day: string, type: string, name: string): DayBucket => ({
-  day,
+/** The counts of a definition no run counts in yet. */
+export const noCounts = (type: string, name: string): DefinitionCounts => ({
   type,
   name,
   runs: { total: 0, succeeded: 0, failed: 0, rejected: 0 },
   tokens: noTokens,
   cost_usd: 0,
-  costed: 0,
-  durations: {}
+  costed: 0
+})
+
+/** A bucket no run counts in yet. */
+export const emptyBucket = (day: string, type: string, name: string): DayBucket => ({
+  day,
+  ...noCounts(type, name),
+  durations: []
 })
 
 /** Scales token counts by 1 or -1. */
@@ -44,28 +56,38 @@ const signed = (tokens: Tokens, sign: 1 | -1): Tokens => ({
   cached: sign * tokens.cached
 })
 
-/** The bucket with a run's contribution added (`sign` 1) or taken out again (`sign` -1). */
-export const withContribution = (bucket: DayBucket, contribution: Contribution, sign: 1 | -1): DayBucket => {
-  const costed = contribution.cost_usd === null ? bucket.costed : bucket.costed + sign
+/** Counts with a run's contribution added (`sign` 1) or taken out again (`sign` -1). */
+export const withCounts = <C extends DefinitionCounts>(counts: C, contribution: Contribution, sign: 1 | -1): C => {
+  const costed = contribution.cost_usd === null ? counts.costed : counts.costed + sign
   return {
-    ...bucket,
+    ...counts,
     runs: {
-      ...bucket.runs,
-      total: bucket.runs.total + sign,
-      [contribution.status]: bucket.runs[contribution.status] + sign
+      ...counts.runs,
+      total: counts.runs.total + sign,
+      [contribution.status]: counts.runs[contribution.status] + sign
     },
-    tokens: addTokens(bucket.tokens, signed(contribution.tokens, sign)),
+    tokens: addTokens(counts.tokens, signed(contribution.tokens, sign)),
     // With no cost left the sum restarts at 0, so no residue of adding and taking out binary fractions remains.
     cost_usd:
       contribution.cost_usd === null
-        ? bucket.cost_usd
+        ? counts.cost_usd
         : costed === 0
           ? 0
-          : bucket.cost_usd + sign * contribution.cost_usd,
-    costed,
-    durations:
-      contribution.duration_ms === null
-        ? bucket.durations
-        : countDuration(bucket.durations, contribution.duration_ms, sign)
+          : counts.cost_usd + sign * contribution.cost_usd,
+    costed
   }
 }
+
+/** Durations with a run's duration added (`sign` 1) or taken out again (`sign` -1), when it has one. */
+export const withDuration = (
+  durations: DurationHistogram,
+  contribution: Contribution,
+  sign: 1 | -1
+): DurationHistogram =>
+  contribution.duration_ms === null ? durations : countDuration(durations, contribution.duration_ms, sign)
+
+/** The bucket with a run's contribution added (`sign` 1) or taken out again (`sign` -1). */
+export const withContribution = (bucket: DayBucket, contribution: Contribution, sign: 1 | -1): DayBucket => ({
+  ...withCounts(bucket, contribution, sign),
+  durations: withDuration(bucket.durations, contribution, sign)
+})

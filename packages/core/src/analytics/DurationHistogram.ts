@@ -1,8 +1,9 @@
 /**
- * Durations counted by bin: the bin's lowest duration in milliseconds, as text, to how many runs fell in it
- * (ADR 0179). Below one second a bin is one millisecond; from one second on, three significant digits.
+ * Durations counted by bin (ADR 0179), written as a short list of numbers (ADR 0180): the bins in ascending order
+ * of duration, each at its index (`indexOfBin`), where a positive number is how many runs fell in the next bin and
+ * a negative number −n skips n empty bins. `{ 400 ms: 1, 401 ms: 2, 1,230 ms: 2 }` is `[-400, 1, 2, -621, 2]`.
  */
-export type DurationHistogram = Readonly<Record<string, number>>
+export type DurationHistogram = ReadonlyArray<number>
 
 /** The bin of a duration: whole milliseconds below 1,000, else kept to three significant digits, rounded down. */
 export const binOf = (millis: number): number => {
@@ -12,19 +13,92 @@ export const binOf = (millis: number): number => {
   return Math.floor(whole / scale) * scale
 }
 
-/** The histogram with one duration more (`count` 1) or one less (`count` -1); an emptied bin is dropped. */
-export const countDuration = (histogram: DurationHistogram, millis: number, count: 1 | -1): DurationHistogram => {
-  const bin = String(binOf(millis))
-  const next = (histogram[bin] ?? 0) + count
-  const { [bin]: _dropped, ...rest } = histogram
-  return next > 0 ? { ...rest, [bin]: next } : rest
+/** A bin's place among all bins in ascending order: its milliseconds below 1,000, then 900 bins per decade. */
+export const indexOfBin = (bin: number): number => {
+  if (bin < 1000) return bin
+  const digits = String(bin).length
+  return 1000 + (digits - 4) * 900 + (bin / 10 ** (digits - 3) - 100)
 }
 
-/** The bins of several histograms added up, in ascending order of duration, as `[duration, count]`. */
-export const mergedBins = (histograms: ReadonlyArray<DurationHistogram>): ReadonlyArray<readonly [number, number]> => {
-  const counts = new Map<number, number>()
-  for (const histogram of histograms)
-    for (const [bin, count] of Object.entries(histogram))
-      counts.set(Number(bin), (counts.get(Number(bin)) ?? 0) + count)
-  return [...counts].sort(([left], [right]) => left - right)
+/** The bin at a place among all bins. */
+export const binAt = (index: number): number => {
+  if (index < 1000) return index
+  const above = index - 1000
+  return (100 + (above % 900)) * 10 ** (Math.floor(above / 900) + 1)
+}
+
+/** How many bin places a histogram spans, from the first. */
+const extentOf = (histogram: DurationHistogram): number =>
+  histogram.reduce((extent, value) => extent + (value < 0 ? -value : 1), 0)
+
+/** The counts of some histograms added up by bin place, over at least `places` places. */
+export const binCounts = (histograms: ReadonlyArray<DurationHistogram>, places = 0): Float64Array => {
+  const counts = new Float64Array(Math.max(places, ...histograms.map(extentOf)))
+  for (const histogram of histograms) {
+    let index = 0
+    for (const value of histogram) {
+      if (value < 0) index -= value
+      else counts[index++] += value
+    }
+  }
+  return counts
+}
+
+/**
+ * The histogram with one duration more (`count` 1) or one less (`count` -1), written again as it is read: a bin
+ * emptied is skipped with its neighbours, and no skip ends the list. It walks the short list once, never spreading
+ * it out by bin place.
+ */
+export const countDuration = (histogram: DurationHistogram, millis: number, count: 1 | -1): DurationHistogram => {
+  const target = indexOfBin(binOf(millis))
+  const written: Array<number> = []
+  let skipped = 0
+  /** Writes the next place with `value` runs; a place with none is skipped. */
+  const place = (value: number) => {
+    if (value <= 0) skipped++
+    else {
+      if (skipped > 0) written.push(-skipped)
+      written.push(value)
+      skipped = 0
+    }
+  }
+  let index = 0
+  let counted = false
+  for (const value of histogram) {
+    if (value < 0) {
+      const end = index - value
+      if (!counted && target < end) {
+        skipped += target - index
+        place(count)
+        skipped += end - target - 1
+        counted = true
+      } else skipped += end - index
+      index = end
+    } else {
+      place(!counted && index === target ? value + count : value)
+      if (index === target) counted = true
+      index++
+    }
+  }
+  if (!counted) {
+    skipped += target - index
+    place(count)
+  }
+  return written
+}
+
+/**
+ * The nearest-rank percentile of durations counted by bin place: the bin of the duration at place ⌈p × n⌉ of the
+ * n durations in ascending order, with p in whole percents so no rounding of p moves the place. Undefined for none.
+ */
+export const nearestRank = (counts: Float64Array, percent: number): number | undefined => {
+  const total = counts.reduce((sum, count) => sum + count, 0)
+  if (total === 0) return undefined
+  const place = Math.max(1, Math.ceil((percent * total) / 100))
+  let seen = 0
+  for (let index = 0; index < counts.length; index++) {
+    seen += counts[index]
+    if (seen >= place) return binAt(index)
+  }
+  return undefined
 }

@@ -9,6 +9,7 @@ import { decodeInput } from "./decodeInput.js"
 import { refusedOnDirectory } from "./directoryListing.js"
 import { type Operation, permissionsOf } from "./Operation.js"
 import type { OperationServices } from "./OperationServices.js"
+import { refuseUnkeptText } from "./unkeptText.js"
 
 /** One call of an operation, as an adapter hands it over after authenticating its caller. */
 export interface OperationCall {
@@ -91,6 +92,8 @@ export const dispatch = (call: OperationCall): Effect.Effect<OperationAnswer, Re
       operation.scope === "playbook" ? yield* playbookOf(operation, caller, org, call.playbook) : undefined
     const input = decodeInput(operation.input, call.input ?? {})
     if (Either.isLeft(input)) return yield* Effect.fail(input.left)
+    const unkept = refuseUnkeptText(call.input)
+    if (unkept !== undefined) return yield* Effect.fail(unkept)
     const hidden = call.listing === "directory" ? refusedOnDirectory(input.right) : undefined
     if (hidden !== undefined) return yield* Effect.fail(hidden)
     const output = yield* operation.handle(input.right, { caller, org, playbook, origin: call.origin })

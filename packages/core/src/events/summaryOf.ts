@@ -1,4 +1,5 @@
 import type { Fact } from "../domain/Fact.js"
+import { deliverySummary } from "../interactions/deliverySummary.js"
 import { toolCallSummary } from "../tools/toolCallSummary.js"
 
 /** How a definition is named in words: the workflow “x”, or the computation function “x”. */
@@ -54,6 +55,11 @@ export const summaryOf = (fact: Pick<Fact, "type" | "data" | "metadata">): strin
     case "tool_call_answered":
     case "tool_call_failed":
       return toolCallSummary(fact.type, data)
+    case "delivery_started":
+    case "delivery_succeeded":
+    case "delivery_failed":
+    case "delivery_refused":
+      return deliverySummary(fact.type, data)
     default:
       return `Recorded ${fact.type.replaceAll("_", " ")}.`
   }

@@ -57,6 +57,8 @@ export interface FormatRun {
   readonly playbook?: { readonly org: string; readonly id: string; readonly views: Views["Type"] }
   readonly source: string
   readonly version: number
+  /** The definition's name (an interaction's `function` variable); absent when a format is run alone. */
+  readonly name?: string
   readonly input: unknown
   /** The run's start in milliseconds since the epoch: the clock a program sees. */
   readonly startedAt: number

@@ -6,7 +6,7 @@ import { ToolServers } from "../ports/ToolServers.js"
 import { WorkflowEngine } from "../workflow/run/WorkflowEngine.js"
 import { computationFormat } from "./computation/computationFormat.js"
 import { type DefinitionFormat, Formats } from "./DefinitionFormat.js"
-import { interactionFormat } from "./interaction/interactionFormat.js"
+import { interactionFormatOn } from "./interaction/interactionFormat.js"
 import { lookupFormat } from "./lookup/lookupFormat.js"
 import { reasoningFormat } from "./reasoning/reasoningFormat.js"
 import { workflowFormat } from "./workflow/workflowFormat.js"
@@ -26,7 +26,7 @@ export const FormatsLive: Layer.Layer<Formats, never, Sandbox | Models | Workflo
     const settings = yield* RuntimeConfig
     return new Map<DefinitionFormat["type"], DefinitionFormat>([
       ["computation", computationFormat(sandbox)],
-      ["interaction", interactionFormat],
+      ["interaction", interactionFormatOn(settings)],
       ["reasoning", reasoningFormat(models, { port: toolServers, entries: settings.toolServers ?? [] })],
       ["workflow", workflowFormat(engine)],
       ["lookup", lookupFormat(settings, toolServers)]

@@ -40,15 +40,49 @@ Grant or deny it, with a reason if you like.
 | --- | --- |
 | \`to\` | Required. A template naming the party; it renders to text of 1 to 256 bytes, no control characters. |
 | \`expires\` | Required. How long the request waits: an ISO 8601 duration from \`PT1M\` to \`P30D\` (\`PT2H\`, \`P3D\`, \`P1W\`). |
-| \`deliver\` | Required. \`agent\`: the request is held for an agent, who reads it with \`list_interactions\` and answers it with \`answer_interaction\`. |
+| \`deliver\` | Required. \`agent\`: the request is held for an agent, who reads it with \`list_interactions\` and answers it with \`answer_interaction\`. Or \`{ server, tool, with, sent }\`: a tool of a tool server the playbook may use sends it (see below). |
+| \`from\` | Optional, with a tool: a template naming the answerer, recorded with the request. |
 | \`output.schema\` | The answer schema (JSON Schema 2020-12, at most 64 KiB). An answer must match it. |
 | \`input.schema\` | Optional. The run's input is checked against it first. |
 | \`description\` | Optional, 1 to 1,000 characters. |
 
 With \`deliver: agent\`, \`from\`, \`reply\` and \`replies\` are refused: the answer comes through \`answer_interaction\`,
-not from a reply in a conversation. Delivering through a tool (\`deliver: { server, tool }\`) and \`call\` need tool
-servers, which this runtime does not serve yet: such a document is refused with \`unavailable\`. A document without
-\`deliver\`, or a notification (no \`output.schema\`), has no way to reach its party here and is refused.
+not from a reply in a conversation. A document without \`deliver\` has no way to reach its party and is refused; so
+is a notification (no \`output.schema\`) held for an agent. Reading replies back (\`replies\`) and \`call\` are not
+served yet: such a document is refused with \`unavailable\`.
+
+## Delivering through a tool
+
+\`\`\`yaml
+deliver:
+  server: chat
+  tool: send_message
+  with:
+    room: '{{ to }}'
+    body: "{{ message }}\\n{{ how_to_answer }}"
+    schema: '{{ answer_schema }}'
+  sent:
+    conversation: /room_id
+    id: /message_id
+\`\`\`
+
+\`with\` holds the tool's arguments; each string is a template over \`input\`, \`today\`, \`now\`, \`to\`, \`message\`,
+\`run_id\`, \`function\`, \`expires_at\`, \`answer_schema\` and \`how_to_answer\` (one sentence: answer with
+\`answer_interaction\` before the expiry). A string that is exactly one \`{{ … }}\` sends its value with its JSON
+type, so \`'{{ answer_schema }}'\` sends the schema as an object. Without \`with\`, the tool gets \`to\`, \`message\`,
+\`run_id\`, \`function\`, \`expires_at\` and, for a question, \`answer_schema\` and \`how_to_answer\`. \`sent\` names
+where in the tool's answer the conversation and the message's id are, both or neither. Arguments hold at most
+16 KiB. The server must serve the playbook and allow the tool, or the run is \`unavailable\`, kind
+\`tool_not_offered\`, and nothing is sent.
+
+The runtime sends the request at once, then records each attempt: \`delivery_started\`, then \`delivery_succeeded\`,
+\`delivery_failed\` (with \`retry_after_ms\` when the server asked for a delay, and \`next_attempt_at\`) or
+\`delivery_refused\` (the tool refused the arguments, or the server no longer serves the playbook). A failed attempt
+is tried again 1, 2, 4 and 8 minutes later (or after the server's \`Retry-After\`, up to 8 minutes), 5 attempts in
+all; an attempt a stopped server left open counts as failed a minute after it started, so a tool may be called twice
+for one request. A question stays open whatever its deliveries did, and is answered with \`answer_interaction\`; a
+notification succeeds with output \`{}\` once delivered, and ends \`unanswered\`, kind \`undelivered\` (410), once
+refused or when every attempt failed.
 
 ## Templates
 
@@ -63,7 +97,8 @@ At run time, a field the input lacks stops the run \`invalid_input\` (except ins
 
 1. \`run_definition\` answers \`started\` with the \`run_id\`; the run records \`interaction_requested\` and
    \`run_deferred\` (the request as asked: party, message, answer schema, expiry).
-2. \`list_interactions\` shows the open requests, newest first, with \`standing\` \`held_for_an_agent\`, or
+2. \`list_interactions\` shows the open requests, newest first, with \`standing\` \`held_for_an_agent\`, or for one
+   sent by a tool \`to_deliver\`, \`delivering\`, \`delivered\`, \`retrying\` or \`undelivered\` (and \`attempts\`), or
    \`cancelling\` once a cancel was asked. Filter with \`to\`, \`type\` and \`function\`.
 3. \`answer_interaction\` takes \`answer\` (checked against the schema the request recorded; issues under \`/answer\`)
    and an optional \`claimed_for\` (whom you answer for, never checked). It records \`request_answered\` once: the same

@@ -3,9 +3,16 @@ import { InteractionSettings } from "../interactions/InteractionSettings.js"
 import { runAddressOf } from "../interactions/runAddress.js"
 import { timersPartition, timersView } from "../interactions/timersProjection.js"
 import type { Ids } from "../ports/Ids.js"
-import { Ledger, type LedgerWakeup } from "../ports/Ledger.js"
+import { whileHeld } from "../ports/Lease.js"
+import { Ledger, type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
 import { settleRun } from "./settleRun.js"
+
+/**
+ * The facts after which a run's timer may be due or newly set: a request opened, answered, or a cancel asked. An
+ * append of none of them wakes no read (ADR 0279); a run's ending only removes its timer.
+ */
+const movesTimers: ReadonlySet<string> = new Set(["interaction_requested", "request_answered", "run_cancel_requested"])
 
 /** The page size the host reads due timers in. */
 const duePage = 256
@@ -15,7 +22,8 @@ const duePage = 256
  * wake-up for a run stream whose timer is due (an answer or a cancel makes it due at once) it ends the run; a
  * timer not yet due wakes the timer loop instead; (b) the timer loop reads the `timers` view in due order, ends
  * what is due, and sleeps on Effect's `Clock` until the next due time, a nudge, or (c) the backstop sweep interval;
- * (d) its first pass resumes whatever a stopped instance left. Any number of instances may run it on one database.
+ * (d) its first pass resumes whatever a stopped instance left. Any number of instances may run it on one database;
+ * the timer loop runs only on the instance holding the sweeps lease (ADR 0402).
  */
 export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect.gen(function* () {
   const ledger = yield* Ledger
@@ -42,11 +50,13 @@ export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect
     }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("RunLedger host: a wake-up could not be read", cause)))
 
   const onWakeup = (wakeup: LedgerWakeup) =>
-    Effect.forEach(
-      wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
-      onStream,
-      { discard: true }
-    )
+    wakesFor(wakeup, movesTimers)
+      ? Effect.forEach(
+          wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
+          onStream,
+          { discard: true }
+        )
+      : Effect.void
 
   const wakeups = ledger.wakeups.pipe(
     Stream.mapEffect(onWakeup, { concurrency: settings.concurrency, unordered: true }),
@@ -90,7 +100,7 @@ export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect
     }
   })
 
-  return yield* Effect.all([wakeups.pipe(Effect.forever), timers], { concurrency: 2 }).pipe(
+  return yield* Effect.all([wakeups.pipe(Effect.forever), whileHeld(timers)], { concurrency: 2 }).pipe(
     Effect.zipRight(Effect.never)
   )
 })

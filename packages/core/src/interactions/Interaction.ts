@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { DefinitionType } from "../definitions/DefinitionType.js"
 
-/** How a request stands (HTTP "Listing open requests"); this runtime holds requests for agents only. */
+/** How a request stands (HTTP "Listing open requests"): held for an agent, or where its delivery through a tool is. */
 export const Standing = Schema.Literal(
   "held_for_an_agent",
   "to_deliver",

@@ -1,6 +1,6 @@
 import type { CallerReference } from "../domain/Caller.js"
 
-/** `interaction_requested`: a run asked its party (function-formats.md §3.7); held for an agent here. */
+/** `interaction_requested`: a run asked its party (function-formats.md §3.7), held for an agent or sent by a tool. */
 export interface InteractionRequested {
   /** `agent`, or the server and tool the request goes through. */
   readonly delivery: "agent" | { readonly server: string; readonly tool: string }
@@ -36,8 +36,90 @@ export interface RequestAnswered {
   readonly answered_by: CallerReference
 }
 
+/** Where a delivered request landed: the conversation and the message's identity its tool answered (`sent`). */
+export interface DeliveredAs {
+  readonly conversation: string
+  readonly id: string
+}
+
+/**
+ * `delivery_started`: an attempt to deliver a request through its tool began (function-formats.md §3.7), recorded
+ * before anything is sent. `lost_at` is when the attempt counts as failed (`lost`) if it has not ended by then,
+ * as when its instance stopped (ADR 0192).
+ */
+export interface DeliveryStarted {
+  readonly number: number
+  readonly server: string
+  readonly tool: string
+  /** The size of the arguments as JSON; absent when they could not be rendered. */
+  readonly arguments_bytes?: number
+  /** The digest the arguments are kept under; only when they were kept. */
+  readonly arguments_sha256?: string
+  readonly content_kept: boolean
+  readonly lost_at: string
+}
+
+/** What the ending of an attempt shows of the tool's result, when there was one. */
+export interface AttemptResult {
+  readonly result_bytes?: number
+  /** The digest the result is kept under; only when it was kept. */
+  readonly result_sha256?: string
+  readonly duration_ms?: number
+  readonly jsonrpc_id?: string | number | null
+  readonly server_request_id?: string
+}
+
+/** `delivery_succeeded`: the tool took the request; where it landed, when its answer named that (`sent`). */
+export interface DeliverySucceeded extends AttemptResult {
+  readonly number: number
+  readonly content_kept: boolean
+  readonly delivered_as?: DeliveredAs
+  /** Why the request counts as delivered without identity: a `sent` pointer that read nothing usable. */
+  readonly detail?: string
+}
+
+/** Why an attempt failed; another attempt may follow (function-formats.md §3.7, ADR 0192). */
+export type DeliveryFailure = "tool_error" | "server_failure" | "timed_out" | "tool_not_offered" | "lost" | "too_large"
+
+/**
+ * `delivery_failed`: the attempt failed. `retry_after_ms` when the server asked for a delay; `next_attempt_at`
+ * when another attempt follows, absent when the attempts are spent (ADR 0192).
+ */
+export interface DeliveryFailed extends AttemptResult {
+  readonly number: number
+  readonly because: DeliveryFailure
+  readonly detail: string
+  readonly retry_after_ms?: number
+  readonly next_attempt_at?: string
+}
+
+/** What made a delivery refused, beside its `because`: what no later attempt can change (ADR 0192). */
+export type RefusalReason =
+  | "arguments_refused"
+  | "arguments_unrenderable"
+  | "tool_server_not_configured"
+  | "tool_not_allowed"
+  | "tool_server_unknown"
+
+/** `delivery_refused`: the request cannot be delivered through its tool, and no attempt follows. */
+export interface DeliveryRefused extends AttemptResult {
+  readonly number: number
+  readonly because: "unworkable" | "too_large"
+  readonly reason?: RefusalReason
+  readonly detail: string
+}
+
+/** The facts that end a delivery attempt. */
+export const attemptEndingTypes = ["delivery_succeeded", "delivery_failed", "delivery_refused"] as const
+
 /** The facts of a waiting interaction run beside the common run facts. */
-export const interactionFactTypes = ["interaction_requested", "run_deferred", "request_answered"] as const
+export const interactionFactTypes = [
+  "interaction_requested",
+  "run_deferred",
+  "request_answered",
+  "delivery_started",
+  ...attemptEndingTypes
+] as const
 
 /** The facts that end a run. */
 export const runEndingTypes = ["run_succeeded", "run_rejected", "run_failed"] as const

@@ -1,7 +1,14 @@
 import type { DefinitionType } from "../definitions/DefinitionType.js"
 import type { Projection } from "../ports/Views.js"
 import type { Interaction } from "./Interaction.js"
-import { type InteractionRequested, type RunDeferred, runEndingTypes } from "./interactionFacts.js"
+import {
+  attemptEndingTypes,
+  type DeliveryFailed,
+  type DeliveryStarted,
+  type InteractionRequested,
+  type RunDeferred,
+  runEndingTypes
+} from "./interactionFacts.js"
 import { runAddressOf } from "./runAddress.js"
 
 /** The view of a playbook's open requests: partition `<org>/<playbook>`, one document per run, by request time. */
@@ -10,13 +17,37 @@ export const interactionsView = "interactions"
 /** The partition of a playbook's open requests. */
 export const interactionsPartition = (org: string, playbook: string): string => `${org}/${playbook}`
 
+/** How a request stands after a delivery fact: the attempt going on, delivered, retrying, or undelivered. */
+const standingAfter = (type: string, data: unknown): Interaction["standing"] => {
+  switch (type) {
+    case "delivery_started":
+      return "delivering"
+    case "delivery_succeeded":
+      return "delivered"
+    case "delivery_failed":
+      return (data as DeliveryFailed).next_attempt_at === undefined ? "undelivered" : "retrying"
+    default:
+      return "undelivered"
+  }
+}
+
 /**
- * Folds requests into the `interactions` view: `interaction_requested` opens one, `run_deferred` adds the
- * message and answer schema it recorded, a cancel makes it `cancelling`; an answer or the run's end removes it.
+ * Folds requests into the `interactions` view: `interaction_requested` opens one, held for an agent or to
+ * deliver; `run_deferred` adds the message and answer schema it recorded; each delivery fact sets its standing
+ * and `delivery_started` its count of attempts (ADR 0192); a cancel makes it `cancelling`, which no delivery fact
+ * changes; an answer or the run's end removes it.
  */
 export const interactionsProjection: Projection = {
   view: interactionsView,
-  types: ["interaction_requested", "run_deferred", "run_cancel_requested", "request_answered", ...runEndingTypes],
+  types: [
+    "interaction_requested",
+    "run_deferred",
+    "delivery_started",
+    ...attemptEndingTypes,
+    "run_cancel_requested",
+    "request_answered",
+    ...runEndingTypes
+  ],
   keys: (fact) => {
     const address = runAddressOf(fact.metadata.stream)
     return address === undefined
@@ -45,7 +76,12 @@ export const interactionsProjection: Projection = {
           conversation: null,
           answerer: data.answerer ?? null,
           reply_refusals: 0,
-          standing: request?.standing === "cancelling" ? "cancelling" : "held_for_an_agent"
+          standing:
+            request?.standing === "cancelling"
+              ? "cancelling"
+              : data.delivery === "agent"
+                ? "held_for_an_agent"
+                : "to_deliver"
         }
         return { id: key.id, sort: listed.requested_at, data: listed }
       }
@@ -62,6 +98,15 @@ export const interactionsProjection: Projection = {
             requested_at: record.requested_at
           }
         }
+      }
+      case "delivery_started":
+      case "delivery_succeeded":
+      case "delivery_failed":
+      case "delivery_refused": {
+        if (current === undefined || request === undefined) return undefined
+        const attempts = fact.type === "delivery_started" ? (fact.data as DeliveryStarted).number : request.attempts
+        const standing = request.standing === "cancelling" ? "cancelling" : standingAfter(fact.type, fact.data)
+        return { ...current, data: { ...request, attempts, standing } }
       }
       case "run_cancel_requested":
         return current === undefined || request === undefined

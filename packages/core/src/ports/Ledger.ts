@@ -44,6 +44,22 @@ export interface GlobalFilter {
   readonly correlationId?: string
 }
 
+/**
+ * The owner of a stream, and of every stream that begins with a prefix: its first three segments for a playbook's
+ * streams (`playbook/<org>/<playbook>/`), its first two for any other (`org/<org>/`, …); undefined for a text with
+ * fewer. The stores index the global order by owner, so a read filtered by a prefix that has an owner touches only
+ * that owner's facts, however many the ledger holds (ADR 0012).
+ */
+export const streamOwner = (stream: string): string | undefined => {
+  const segments = stream.startsWith("playbook/") ? 3 : 2
+  let end = -1
+  for (let segment = 0; segment < segments; segment++) {
+    end = stream.indexOf("/", end + 1)
+    if (end < 0) return undefined
+  }
+  return stream.slice(0, end + 1)
+}
+
 /** A position this store did not make, handed back to `readAll` (a cursor tampered with, or of another store). */
 export class InvalidPosition extends Data.TaggedError("InvalidPosition")<{
   readonly position: string
@@ -67,7 +83,30 @@ export interface PositionedFact {
 /** A wake-up: something was appended to these streams. */
 export interface LedgerWakeup {
   readonly streams: ReadonlyArray<string>
+  /** The types of the facts appended; absent when the store could not say (an older instance's notification). */
+  readonly types?: ReadonlyArray<string>
+  /**
+   * The appender's tag (`AppendOptions.origin`), on wake-ups of this process's own appends only: a subscriber may
+   * leave alone what the appender itself carries on with (ADR 0279).
+   */
+  readonly origin?: string
 }
+
+/** How an append is made: `origin` tags this process's wake-up of it. */
+export interface AppendOptions {
+  readonly origin?: string
+}
+
+/** The wake-up of an append made in this process. */
+export const wakeupOf = (appends: ReadonlyArray<StreamAppend>, options?: AppendOptions): LedgerWakeup => ({
+  streams: appends.map((entry) => entry.stream),
+  types: [...new Set(appends.flatMap((entry) => entry.facts.map((fact) => fact.type)))],
+  ...(options?.origin === undefined ? {} : { origin: options.origin })
+})
+
+/** Whether a wake-up may concern facts of these types (one that does not say its types may). */
+export const wakesFor = (wakeup: LedgerWakeup, types: ReadonlySet<string>): boolean =>
+  wakeup.types === undefined || wakeup.types.some((type) => types.has(type))
 
 /**
  * The ledger: streams of facts appended with optimistic concurrency, each append one transaction with the
@@ -79,7 +118,8 @@ export class Ledger extends Context.Tag("@runledger/core/Ledger")<
   {
     /** Appends facts to one or more streams in one transaction, each at its expected version. */
     readonly append: (
-      appends: ReadonlyArray<StreamAppend>
+      appends: ReadonlyArray<StreamAppend>,
+      options?: AppendOptions
     ) => Effect.Effect<AppendResult, VersionConflict | StoreUnavailable>
     /** Reads a stream from a position (inclusive, from 1), at most `limit` facts. */
     readonly readStream: (

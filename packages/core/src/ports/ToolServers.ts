@@ -96,8 +96,14 @@ export interface ToolAnswer {
 export class ToolServers extends Context.Tag("@runledger/core/ToolServers")<
   ToolServers,
   {
-    /** The tools a server lists now (an HTTP API's come from its document, without asking the API). */
-    readonly list: (server: string) => Effect.Effect<ReadonlyArray<ListedTool>, ToolServerFailed | ToolServerUnknown>
+    /**
+     * The tools a server lists now (an HTTP API's come from its document, without asking the API). A listing may
+     * be one kept from before while its server promises to announce changes to its tools; `refresh` asks anew.
+     */
+    readonly list: (
+      server: string,
+      options?: { readonly refresh?: boolean }
+    ) => Effect.Effect<ReadonlyArray<ListedTool>, ToolServerFailed | ToolServerUnknown>
     /** Calls one tool; fails with `ToolServerFailed` when nothing was sent, `ToolCallFailed` when sent but unanswered. */
     readonly call: (call: ToolCall) => Effect.Effect<ToolAnswer, ToolServerFailed | ToolCallFailed | ToolServerUnknown>
     /** Replaces the values of every server's secrets (`${VAR}` references of 8 characters or more) in a text. */

@@ -1,22 +1,22 @@
-import { type Cause, Clock, Effect } from "effect"
+import { Effect } from "effect"
 import type { DefinitionRecord } from "../definitions/DefinitionRecord.js"
 import { formatOf } from "../definitions/readSource.js"
 import type { Caller } from "../domain/Caller.js"
 import type { NewFactMetadata } from "../domain/Fact.js"
 import { conflict, type Rejection, reject } from "../domain/Rejection.js"
-import type { FormatEnding, Formats } from "../formats/DefinitionFormat.js"
+import type { Formats } from "../formats/DefinitionFormat.js"
 import { placeFacts } from "../ledger/decide.js"
 import { storeToRejection } from "../ledger/unavailable.js"
 import type { ContentStore } from "../ports/ContentStore.js"
-import { Ids } from "../ports/Ids.js"
-import { Ledger, type StreamAppend } from "../ports/Ledger.js"
-import { Views } from "../ports/Views.js"
+import type { Ids } from "../ports/Ids.js"
+import { Ledger } from "../ports/Ledger.js"
+import type { Views } from "../ports/Views.js"
 import { canonicalDigest } from "./canonicalDigest.js"
 import { foldRun } from "./foldRun.js"
 import type { RunState } from "./RunRecord.js"
 import { rejectionOfRun, retryDecision } from "./retryDecision.js"
-import { type RunStarted, runStream } from "./runFacts.js"
-import { runRecorder } from "./runRecorder.js"
+import { runStream } from "./runFacts.js"
+import { appendsOfEnding, carryOut as carryOutRun, noAppends, startDraft } from "./runStart.js"
 
 /** A run to perform: the definition as it stands, the input, the run id and who asked. */
 export interface RunCommand {
@@ -30,9 +30,6 @@ export interface RunCommand {
    * `acts_for` and cause, a trigger's `trigger` and `depth`. */
   readonly metadata?: Partial<NewFactMetadata>
 }
-
-/** The most bytes a run's output and record may hold together as JSON. */
-export const outputAndRecordBound = 1_048_576
 
 /** How often a run is decided again when another request under its id moved it at the same moment. */
 const attempts = 5
@@ -51,39 +48,6 @@ const loadRun = (stream: string) =>
     run: facts.reduce(foldRun, undefined),
     version: facts.length === 0 ? 0 : facts[facts.length - 1].metadata.position
   }))
-
-/** The ending fact of a format's ending, holding the output and record to the shared bound. */
-const endingDraft = (ending: Exclude<FormatEnding, { _tag: "Started" }>) => {
-  if (ending._tag === "Succeeded") {
-    const bytes = new TextEncoder().encode(JSON.stringify({ output: ending.output, record: ending.record })).length
-    if (bytes <= outputAndRecordBound + 20)
-      return { type: "run_succeeded", data: { output: ending.output, record: ending.record } }
-    return {
-      type: "run_rejected",
-      data: {
-        reason: "conflict",
-        kind: "unworkable",
-        detail: "The run's output and record together hold more than 1 MiB as JSON."
-      }
-    }
-  }
-  const { rejection, record } = ending
-  if (rejection.reason === "internal")
-    return { type: "run_failed", data: { incident: rejection.extras?.incident, detail: rejection.detail } }
-  return {
-    type: "run_rejected",
-    data: {
-      reason: rejection.reason,
-      detail: rejection.detail,
-      ...(rejection.kind === undefined ? {} : { kind: rejection.kind }),
-      ...(rejection.because === undefined ? {} : { because: rejection.because }),
-      ...(rejection.errors === undefined
-        ? {}
-        : { issues: rejection.errors.map(({ pointer, detail }) => ({ pointer, detail })) }),
-      ...(record === undefined ? {} : { record })
-    }
-  }
-}
 
 /**
  * Performs a run under its id as "Retrying under a run id" says: a new id starts a run; an id that names a run of
@@ -114,41 +78,10 @@ export const performRun = (
         if (decision._tag === "Answer") return run
         if (decision._tag === "Refuse") return yield* Effect.fail(decision.rejection)
       }
-      const started: RunStarted = {
-        input: command.input,
-        input_sha256: digest,
-        calls_tools: definition.calls_tools,
-        finishes_later: definition.finishes_later,
-        started_by: run?.started_by ?? caller.reference,
-        attempt: (run?.attempts ?? 0) + 1,
-        ...(definition.details?.shape === undefined ? {} : { output_shape: definition.details.shape })
-      }
-      const metadata = {
-        run_id: runId,
-        definition: { type: definition.type, name: definition.name, version: definition.version },
-        correlation_id: runId,
-        ...(run === undefined ? {} : { first_started_at: run.started_at }),
-        ...command.metadata
-      }
-      const [startFact] = yield* placeFacts([{ type: "run_started", data: started, metadata }], caller.id)
-      const following = { ...metadata, first_started_at: run?.started_at ?? startFact.metadata.at }
-      const carryOut = format
-        .run({
-          runId,
-          playbook: { org: command.org, id: command.playbook, views: yield* Views },
-          source: definition.source,
-          version: definition.version,
-          input: command.input,
-          startedAt: Date.parse(startFact.metadata.at),
-          ...(yield* runRecorder({
-            org: command.org,
-            playbook: command.playbook,
-            stream,
-            metadata: { ...following, causation_id: startFact.id },
-            by: caller.id
-          }))
-        })
-        .pipe(Effect.catchAllCause((cause) => recordFailure(cause)))
+      const draft = startDraft(command, digest, run)
+      const [startFact] = yield* placeFacts([draft], caller.id)
+      const following = { ...draft.metadata, first_started_at: run?.started_at ?? startFact.metadata.at }
+      const carryOut = carryOutRun(command, format, stream, startFact, following)
       const early = format.recordsWithStart === true ? yield* carryOut : undefined
       const withStart =
         early === undefined
@@ -196,46 +129,4 @@ export const performRun = (
     return yield* Effect.fail(
       conflict(`Another request under the run id ${runId} moved the run at the same moment; send it again.`)
     )
-  })
-
-/** No facts to record beside a run's start. */
-const noAppends = { facts: [], alongside: [] } as const
-
-/**
- * The facts a format's ending records on the run's stream (the `Started` facts, or the ending fact) and on other
- * streams (`alongside`, each at the version the format read), placed with the run's metadata.
- */
-const appendsOfEnding = (ending: FormatEnding, metadata: Partial<NewFactMetadata>, by: string) =>
-  Effect.gen(function* () {
-    if (ending._tag !== "Started")
-      return { facts: yield* placeFacts([{ ...endingDraft(ending), metadata }], by), alongside: [] }
-    const facts = yield* placeFacts(
-      (ending.facts ?? []).map((fact) => ({ ...fact, metadata })),
-      by
-    )
-    const alongside: Array<StreamAppend> = []
-    for (const other of ending.alongside ?? [])
-      alongside.push({
-        stream: other.stream,
-        expected: other.expected,
-        facts: yield* placeFacts(
-          other.facts.map((fact) => ({ ...fact, metadata })),
-          by
-        )
-      })
-    return { facts, alongside }
-  })
-
-/** A defect inside a format becomes the run's failure, logged once with its incident id. */
-const recordFailure = (cause: Cause.Cause<unknown>): Effect.Effect<FormatEnding, never, Ids> =>
-  Effect.gen(function* () {
-    const ids = yield* Ids
-    const incident = yield* ids.uuidv7(yield* Clock.currentTimeMillis)
-    yield* Effect.logError(`incident ${incident}: a run failed inside the runtime`, cause)
-    return {
-      _tag: "Rejected",
-      rejection: reject("internal", `The runtime broke while it ran this run; the incident is ${incident}.`, {
-        extras: { incident }
-      })
-    } as const
   })

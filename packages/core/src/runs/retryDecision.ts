@@ -8,18 +8,32 @@ export type RetryDecision =
   | { readonly _tag: "Refuse"; readonly rejection: Rejection }
   | { readonly _tag: "Attempt" }
 
-/** The run's recorded rejection as the caller gets it again. */
-export const rejectionOfRun = (run: RunState): Rejection =>
-  reject(
+/**
+ * The delay, in seconds, after which the same request may succeed, where a run rejected `unavailable` keeps it as
+ * `retry_after_ms` in its record (the only place a run's ending keeps it; ADR 0308).
+ */
+const retryAfterOfRun = (run: RunState): number | undefined => {
+  const kept = (run.record as { retry_after_ms?: unknown } | undefined)?.retry_after_ms
+  return run.rejection?.reason === "unavailable" && typeof kept === "number"
+    ? Math.max(1, Math.ceil(kept / 1000))
+    : undefined
+}
+
+/** The run's recorded rejection as the caller gets it again, with the delay its record keeps. */
+export const rejectionOfRun = (run: RunState): Rejection => {
+  const retryAfter = retryAfterOfRun(run)
+  return reject(
     (run.rejection?.reason ?? "internal") as Rejection["reason"],
     run.rejection?.detail ?? "The run was rejected.",
     {
       ...(run.rejection?.kind === undefined ? {} : { kind: run.rejection.kind }),
       ...(run.rejection?.because === undefined ? {} : { because: run.rejection.because }),
       ...(run.rejection?.errors === undefined ? {} : { errors: run.rejection.errors }),
+      ...(retryAfter === undefined ? {} : { retryAfter }),
       extras: { run_id: run.run_id }
     }
   )
+}
 
 /** The tool calls a run recorded, and whether each only read. */
 const toolCallsOf = (facts: ReadonlyArray<Fact>) =>

@@ -3,6 +3,7 @@ import { defaultSettings, RuntimeConfig, type RuntimeSettings } from "../config/
 import type { Formats } from "../formats/DefinitionFormat.js"
 import { FormatsLive } from "../formats/FormatsLive.js"
 import * as Host from "../host/Host.js"
+import { deliveryHostLayer } from "../interactions/deliveryHost.js"
 import { Models } from "../models/Models.js"
 import { Authenticator } from "../ports/Authenticator.js"
 import type { ContentStore } from "../ports/ContentStore.js"
@@ -53,7 +54,8 @@ export const layer = (
 
 /**
  * A whole runtime on a store: the core services, the store's ledger and views, and the host that ends waiting
- * runs (answered, cancelled, expired) as a fiber of the runtime's scope (ADR 0186). Compose with this rather than
+ * runs (answered, cancelled, expired) as a fiber of the runtime's scope (ADR 0186), beside the hosts of workflows,
+ * triggers and deliveries through tools (ADR 0192). Compose with this rather than
  * merging `layer` with a store, which leaves the host out.
  */
 export const onStore = <E>(
@@ -64,6 +66,6 @@ export const onStore = <E>(
   toolServers?: Layer.Layer<ToolServers, never, RuntimeConfig>
 ) =>
   Layer.provideMerge(
-    Layer.mergeAll(Host.layer, workflowHostLayer, triggerHostLayer),
+    Layer.mergeAll(Host.layer, workflowHostLayer, triggerHostLayer, deliveryHostLayer),
     Layer.merge(layer(settings, formats, modelProvider, toolServers), store)
   )

@@ -1,13 +1,14 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core"
 import { cutText } from "../formats/cutText.js"
+import { captureImage, type MemoryLayout } from "./memoryImage.js"
 import { outOfMemory, type RunOutcome } from "./runProgram.js"
 import type { SandboxBounds } from "./sandboxBounds.js"
 import { sandboxPrelude, wordsScript } from "./sandboxPrelude.js"
 
 /**
- * A new QuickJS runtime and context, the prelude evaluated in it, waiting for the one run it serves (decision
- * 0231). It has seen no program and no run: a worker readies the next one while it waits for a job, so the
- * prelude's cost is paid off the run's path.
+ * A QuickJS runtime and context, the prelude evaluated in it, waiting for the run it serves. It has seen no program
+ * and no run: either new (a worker readies the next one while it waits for a job, decision 0231), or kept and put
+ * back, after each run, to the bytes it had before any (decision 0235).
  */
 export interface FreshContext {
   readonly context: QuickJSContext
@@ -19,7 +20,10 @@ export interface FreshContext {
   readonly work: () => number
   /** The ending an error handle of this context stands for: the meter's stop, memory, or the words raised. */
   readonly fail: (error: QuickJSHandle) => RunOutcome
-  /** Frees the runner, the context and the runtime. */
+  /**
+   * Ends the run the context served: frees the runner, the context and the runtime, or, for a kept context, puts
+   * its module's memory and the meter back as they were before any run (decision 0235).
+   */
   readonly dispose: () => void
 }
 
@@ -29,8 +33,16 @@ export interface FreshContext {
  * `limit` when the run starts. The work meter counts from the prelude on, as a context opened for its run would,
  * so a context readied early gives the same counts. Gives the run's ending instead when the prelude cannot load
  * under `bounds` (a memory limit too small for it).
+ *
+ * With `kept`, the layout of a module just instantiated in which nothing else is opened, the context is kept: its
+ * module's memory is copied once the prelude has run, and `dispose` writes the copy back, so the same context is
+ * fresh again for the next run, byte for byte as no run had touched it (decision 0235).
  */
-export const openFreshContext = (module: QuickJSWASMModule, bounds: SandboxBounds): FreshContext | RunOutcome => {
+export const openFreshContext = (
+  module: QuickJSWASMModule,
+  bounds: SandboxBounds,
+  kept?: MemoryLayout
+): FreshContext | RunOutcome => {
   const runtime: QuickJSRuntime = module.newRuntime()
   let work = 0
   let budget = bounds.work
@@ -81,15 +93,25 @@ export const openFreshContext = (module: QuickJSWASMModule, bounds: SandboxBound
   loaded.value.dispose()
   if (made.error !== undefined) return failed(made.error)
   const runner = made.value
+  const opened = { context, runner, limit, work: () => work, fail }
+  if (kept === undefined) {
+    return {
+      ...opened,
+      dispose: () => {
+        runner.dispose()
+        close()
+      }
+    }
+  }
+  const image = captureImage(module, kept)
+  const preludeWork = work
   return {
-    context,
-    runner,
-    limit,
-    work: () => work,
-    fail,
+    ...opened,
     dispose: () => {
-      runner.dispose()
-      close()
+      image.restore()
+      work = preludeWork
+      stopped = undefined
+      limit(bounds, Number.POSITIVE_INFINITY)
     }
   }
 }

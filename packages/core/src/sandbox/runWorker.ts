@@ -7,6 +7,7 @@ import {
 } from "quickjs-emscripten-core"
 import type { SandboxProgram } from "../ports/Sandbox.js"
 import { type FreshContext, isFresh, openFreshContext } from "./freshContext.js"
+import { layoutOf } from "./memoryImage.js"
 import { type PreparedProgram, prepareProgram } from "./prepareProgram.js"
 import { type RunAnswer, type RunJob, workerReady } from "./protocol.js"
 import { recentMemo } from "./recentMemo.js"
@@ -15,36 +16,53 @@ import { computationBounds, type SandboxBounds } from "./sandboxBounds.js"
 
 /**
  * A run worker (function-formats.md §1.9): keeps one QuickJS WebAssembly module warm, prepares programs (kept
- * for their next runs) and runs each job in a fresh runtime and context, one job at a time in the order they
- * came (the pool may queue a second one behind the first, decision 0232); a job whose deadline passed before it
- * started is not run. Once it has answered, it readies the next fresh context (runtime, context, prelude), so a
- * run pays only for its own program (decision 0231). A module whose memory grew past 64 MiB, or whose engine broke, is replaced before the next job.
+ * for their next runs) and runs each job in a fresh context, one job at a time in the order they came (the pool
+ * may queue a second one behind the first, decision 0232); a job whose deadline passed before it started is not
+ * run. On a build whose memory layout is known the module keeps one context and puts its memory back after each
+ * run (decision 0235); on another, each run gets a new runtime and context, readied once the previous run has
+ * answered (decision 0231). A module whose memory grew past 64 MiB, or whose engine broke, is replaced before the
+ * next job.
  */
 const port = parentPort!
 const keptModuleBytes = 64 * 1024 * 1024
 /** The package's types describe its CommonJS build; as an ES module its default export is the variant itself. */
 const syncVariant = variant as unknown as QuickJSSyncVariant
-const newModule = () => newQuickJSWASMModuleFromVariant(syncVariant)
-let module: Promise<QuickJSWASMModule> = newModule()
-/** The context readied for the next job, with the module it belongs to and the bounds it was opened under. */
-let ready: { readonly engine: QuickJSWASMModule; readonly fresh: FreshContext } | undefined
+
+/** A QuickJS module, and the context it keeps when its build's layout is known (decision 0235). */
+interface Engine {
+  readonly module: QuickJSWASMModule
+  readonly kept: FreshContext | undefined
+}
+
+/** A new module, and its kept context opened under the default bounds (each run sets its own as it starts). */
+const newEngine = async (): Promise<Engine> => {
+  const module = await newQuickJSWASMModuleFromVariant(syncVariant)
+  const layout = layoutOf(module)
+  const kept = layout === undefined ? undefined : openFreshContext(module, computationBounds, layout)
+  return { module, kept: kept !== undefined && isFresh(kept) ? kept : undefined }
+}
+
+let engine: Promise<Engine> = newEngine()
+/** The context readied for the next job on an engine that keeps none, with the engine it belongs to. */
+let ready: { readonly engine: Engine; readonly fresh: FreshContext } | undefined
 let lastBounds: SandboxBounds = computationBounds
 
 /** Programs made ready to run, by their text and first line as JSON (the last 64). */
 const prepareKept = recentMemo((program) => prepareProgram(JSON.parse(program) as SandboxProgram), 64)
 const prepare = (job: RunJob): PreparedProgram => prepareKept(JSON.stringify(job.program))
 
-/** The readied context if it belongs to `engine`, else a new one opened under the job's bounds. */
-const take = (engine: QuickJSWASMModule, bounds: SandboxBounds) => {
+/** The engine's kept context, else the readied context if it belongs to `current`, else a new one. */
+const take = (current: Engine, bounds: SandboxBounds) => {
+  if (current.kept !== undefined) return current.kept
   const taken = ready
   ready = undefined
-  if (taken?.engine === engine) return taken.fresh
+  if (taken?.engine === current) return taken.fresh
   taken?.fresh.dispose()
-  return openFreshContext(engine, bounds)
+  return openFreshContext(current.module, bounds)
 }
 
 const broke = (error: unknown): RunAnswer => {
-  module = newModule()
+  engine = newEngine()
   return { _tag: "Broke", detail: error instanceof Error ? error.message : String(error) }
 }
 
@@ -52,26 +70,30 @@ const answer = async (job: RunJob): Promise<RunAnswer> => {
   if (Date.now() >= job.deadline) return { _tag: "NotStarted" }
   const program = prepare(job)
   if (program._tag === "Refused") return { _tag: "Unworkable", detail: program.detail, work: 0 }
-  const engine = await module
   lastBounds = job.bounds
   try {
-    const fresh = take(engine, job.bounds)
+    const current = await engine
+    const fresh = take(current, job.bounds)
     if (!isFresh(fresh)) return fresh
     const outcome = runProgram(fresh, { ...job, script: program.script })
-    if (engine.getWasmMemory().buffer.byteLength > keptModuleBytes) module = newModule()
+    if (current.module.getWasmMemory().buffer.byteLength > keptModuleBytes) engine = newEngine()
     return outcome
   } catch (error) {
     return broke(error)
   }
 }
 
-/** Readies the next job's context, unless one is ready; a failure leaves none, and the job opens its own. */
+/**
+ * Readies the next job's context on an engine that keeps none, unless one is ready; a failure leaves none, and
+ * the job opens its own.
+ */
 const readyNext = async () => {
-  const engine = await module
-  if (ready !== undefined) return
   try {
-    const opened = openFreshContext(engine, lastBounds)
-    if (isFresh(opened)) ready = { engine, fresh: opened }
+    const current = await engine
+    if (current.kept !== undefined || ready !== undefined) return
+    await new Promise(setImmediate)
+    const opened = openFreshContext(current.module, lastBounds)
+    if (isFresh(opened)) ready = { engine: current, fresh: opened }
   } catch (error) {
     broke(error)
   }
@@ -82,11 +104,10 @@ let queue: Promise<void> = Promise.resolve()
 port.on("message", (job: RunJob) => {
   queue = queue.then(async () => {
     port.postMessage(await answer(job))
-    await new Promise(setImmediate)
     await readyNext()
   })
 })
-void module.then(async () => {
+void engine.then(async () => {
   await readyNext()
   port.postMessage(workerReady)
 })

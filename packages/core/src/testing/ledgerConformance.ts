@@ -2,7 +2,7 @@ import { Chunk, Context, Effect, Either, Exit, Fiber, Layer, ManagedRuntime, Opt
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { NewFact } from "../domain/Fact.js"
 import { uuidv7 } from "../ports/Ids.js"
-import { Ledger, type PositionedFact } from "../ports/Ledger.js"
+import { type GlobalFilter, Ledger, type PositionedFact } from "../ports/Ledger.js"
 import { type Projection, Projections, Views } from "../ports/Views.js"
 import { counterProjection, counterView } from "./conformanceProjection.js"
 
@@ -358,6 +358,60 @@ export const ledgerConformance = (
         })
       ))
 
+    it("lists each partition in (sort, id) order apart from the others, as documents move, come and go", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const views = yield* Views
+          const base = prefix()
+          const partitions = [base, `${base}x`]
+          const counts = new Map<string, Map<string, number>>(partitions.map((partition) => [partition, new Map()]))
+          const count = (partition: string, stream: string, times: number) =>
+            Effect.gen(function* () {
+              yield* ledger.append([
+                { stream, expected: "any", facts: Array.from({ length: times }, () => counted(partition)) }
+              ])
+              const kept = counts.get(partition)!
+              kept.set(stream, (kept.get(stream) ?? 0) + times)
+            })
+          for (const [index, times] of [2, 1, 2, 3, 1, 2].entries())
+            for (const partition of partitions) yield* count(partition, `${partition}/s${index}`, times)
+          yield* count(base, `${base}/s1`, 3)
+          yield* ledger.append([
+            { stream: `${base}/s3`, expected: "any", facts: [fact("uncounted", { partition: base })] }
+          ])
+          counts.get(base)!.delete(`${base}/s3`)
+          const placeOf = (id: string, total: number) => ({ sort: String(total).padStart(8, "0"), id })
+          const compare = (a: { sort: string; id: string }, b: { sort: string; id: string }) =>
+            a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+          for (const partition of partitions) {
+            const expected = [...counts.get(partition)!].map(([id, total]) => placeOf(id, total)).sort(compare)
+            const placesOf = (docs: ReadonlyArray<{ sort: string; id: string }>) =>
+              docs.map(({ sort, id }) => ({ sort, id }))
+            for (const direction of ["ascending", "descending"] as const) {
+              const ordered = direction === "ascending" ? expected : [...expected].reverse()
+              expect(placesOf(yield* views.list(counterView, partition, { direction, limit: 100 }))).toEqual(ordered)
+              const paged: Array<{ sort: string; id: string }> = []
+              for (;;) {
+                const last = paged[paged.length - 1]
+                const page = yield* views.list(counterView, partition, {
+                  direction,
+                  limit: 2,
+                  ...(last === undefined ? {} : { after: last })
+                })
+                if (page.length === 0) break
+                paged.push(...placesOf(page))
+              }
+              expect(paged).toEqual(ordered)
+              const between = placeOf(`${partition}/s2x`, 2)
+              expect(
+                placesOf(yield* views.list(counterView, partition, { direction, limit: 100, after: between }))
+              ).toEqual(ordered.filter((place) => (direction === "ascending" ? 1 : -1) * compare(place, between) > 0))
+            }
+          }
+        })
+      ))
+
     it("leaves the views untouched when an append is refused", () =>
       run(
         Effect.gen(function* () {
@@ -458,6 +512,113 @@ export const ledgerConformance = (
           yield* ledger.append([{ stream, expected: 0, facts: [fact("wake")] }])
           const woken = yield* Fiber.join(waiter).pipe(Effect.timeout("10 seconds"))
           expect(Chunk.toReadonlyArray(woken)[0].streams).toContain(stream)
+        })
+      ))
+
+    it("says in a wake-up which fact types were appended, and the appender's origin", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const stream = `${prefix()}tagged`
+          const waiter = yield* Effect.fork(
+            ledger.wakeups.pipe(
+              Stream.filter((wakeup) => wakeup.streams.includes(stream)),
+              Stream.take(1),
+              Stream.runCollect
+            )
+          )
+          yield* Effect.sleep("100 millis")
+          yield* ledger.append([{ stream, expected: 0, facts: [fact("first"), fact("second"), fact("first")] }], {
+            origin: "conformance"
+          })
+          const [woken] = Chunk.toReadonlyArray(yield* Fiber.join(waiter).pipe(Effect.timeout("10 seconds")))
+          expect([...(woken!.types ?? [])].sort()).toEqual(["first", "second"])
+          expect(woken!.origin).toBe("conformance")
+        })
+      ))
+
+    it("reads a prefix's facts in global order apart from its neighbours', from a position of any fact", () =>
+      run(
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const org = uuidv7(Date.now(), crypto.getRandomValues(new Uint8Array(10)))
+          const chain = `chain-${org}`
+          const streams = [
+            `playbook/${org}/a/runs/1`,
+            `playbook/${org}/ab/runs/1`,
+            `playbook/${org}/a/events`,
+            `playbook/${org}/a`,
+            `playbook/${org}/a_/runs/1`,
+            `playbook/${org}/a%/runs/1`,
+            `org/${org}/playbooks`,
+            `org/${org}x/playbooks`,
+            `org/${org}`
+          ]
+          const written: Array<{
+            readonly id: string
+            readonly stream: string
+            readonly type: string
+            readonly chained: boolean
+          }> = []
+          for (let index = 0; index < streams.length * 3; index++) {
+            const stream = streams[(index * 4) % streams.length]
+            const chained = index % 3 === 0
+            const placed = fact(index % 2 === 0 ? "kept" : "passed", { index }, chained ? chain : null)
+            yield* ledger.append([{ stream, expected: "any", facts: [placed] }])
+            written.push({ id: placed.id, stream, type: placed.type, chained })
+          }
+          const last = written[written.length - 1]
+          yield* ledger
+            .readAll({ direction: "backward", limit: 1, filter: { streamPrefix: last.stream } })
+            .pipe(Effect.repeat({ until: (page) => page[0]?.fact.id === last.id }), Effect.timeout("10 seconds"))
+          const positions = new Map<string, string>()
+          for (const { id } of written) positions.set(id, Option.getOrThrow(yield* ledger.readFact(id)).position)
+          const filters: ReadonlyArray<GlobalFilter> = [
+            { streamPrefix: `playbook/${org}/a/` },
+            { streamPrefix: `playbook/${org}/a` },
+            { streamPrefix: `playbook/${org}/a/runs/` },
+            { streamPrefix: `playbook/${org}/a_/` },
+            { streamPrefix: `playbook/${org}/a_/r` },
+            { streamPrefix: `playbook/${org}/a_` },
+            { streamPrefix: `playbook/${org}/a%/` },
+            { streamPrefix: `playbook/${org}/` },
+            { streamPrefix: `org/${org}/` },
+            { streamPrefix: `org/${org}` },
+            { streamPrefix: `playbook/${org}/a/`, types: ["kept"] },
+            { streamPrefix: `playbook/${org}/a/`, correlationId: chain },
+            { streamPrefix: `org/${org}`, correlationId: chain, types: ["passed"] },
+            { correlationId: chain }
+          ]
+          const ids = (page: ReadonlyArray<PositionedFact>) => page.map((positioned) => positioned.fact.id)
+          for (const filter of filters) {
+            const kept = written
+              .filter(
+                (entry) =>
+                  (filter.streamPrefix === undefined || entry.stream.startsWith(filter.streamPrefix)) &&
+                  (filter.types === undefined || filter.types.includes(entry.type)) &&
+                  (filter.correlationId === undefined || entry.chained)
+              )
+              .map((entry) => entry.id)
+            expect(kept.length).toBeGreaterThan(0)
+            expect(ids(yield* ledger.readAll({ direction: "forward", limit: 100, filter }))).toEqual(kept)
+            expect(ids(yield* ledger.readAll({ direction: "backward", limit: 100, filter }))).toEqual(
+              [...kept].reverse()
+            )
+            for (const [index, entry] of written.entries()) {
+              const from = positions.get(entry.id)!
+              const after = written.slice(index + 1).filter((later) => kept.includes(later.id))
+              const before = written.slice(0, index).filter((earlier) => kept.includes(earlier.id))
+              expect(ids(yield* ledger.readAll({ direction: "forward", from, limit: 100, filter }))).toEqual(
+                after.map((later) => later.id)
+              )
+              expect(ids(yield* ledger.readAll({ direction: "backward", from, limit: 2, filter }))).toEqual(
+                before
+                  .slice(-2)
+                  .reverse()
+                  .map((earlier) => earlier.id)
+              )
+            }
+          }
         })
       ))
   })

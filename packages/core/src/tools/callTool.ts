@@ -6,6 +6,7 @@ import { keptAnswer } from "./answerDocument.js"
 import { sha256Of } from "./keepTexts.js"
 import type { ToolCallAnswered, ToolCallFailedData, ToolCallStarted } from "./toolCallFacts.js"
 import { toolServerFailed } from "./toolRefusals.js"
+import { callWaitingOutRateLimit } from "./waitOutRateLimit.js"
 
 /** One call to make and record: the tool, its arguments, the run it belongs to, its number and id. */
 export interface RecordedCall {
@@ -39,8 +40,9 @@ const bytesOf = (text: string): number => new TextEncoder().encode(text).length
 /**
  * Makes a call and records it as the seed says: `tool_call_started` before it is sent (the arguments kept first,
  * scrubbed, unless the entry turns content off), then `tool_call_answered` (the answer kept first) or
- * `tool_call_failed`. A server that could not be used once the start was recorded ends the call `server_failure`
- * and fails with `tool_server_failed`. An interrupted call leaves its start without an answer.
+ * `tool_call_failed`; a 429 asking for 10 s or less is waited out within the call's limit. A server that could not be
+ * used once the start was recorded ends the call `server_failure` and fails with `tool_server_failed`, carrying the
+ * server's `Retry-After`. An interrupted call leaves its start without an answer.
  */
 export const callTool = (
   recorder: RunRecorder,
@@ -64,7 +66,7 @@ export const callTool = (
     const calledAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     const sentAt = yield* Clock.currentTimeMillis
     const result = yield* Effect.either(
-      tools.call({
+      callWaitingOutRateLimit(tools, {
         server: call.server,
         tool: call.tool,
         arguments: call.arguments,

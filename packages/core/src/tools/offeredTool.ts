@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { RuntimeConfig } from "../config/RuntimeConfig.js"
 import type { Rejection } from "../domain/Rejection.js"
-import { type ListedTool, ToolServers } from "../ports/ToolServers.js"
+import { type ListedTool, type ToolServerFailed, ToolServers, type ToolServerUnknown } from "../ports/ToolServers.js"
 import { allowsTool, servingServers } from "./servingServers.js"
 import type { ToolServerEntry } from "./ToolServerEntry.js"
 import { toolNotOffered, toolServerFailed } from "./toolRefusals.js"
@@ -25,9 +25,26 @@ export const entryFor = (
       : Effect.succeed(entry)
   })
 
-/** The tools a server lists now, or `tool_server_failed`. */
-export const listedTools = (server: string): Effect.Effect<ReadonlyArray<ListedTool>, Rejection, ToolServers> =>
-  Effect.flatMap(ToolServers, (tools) => Effect.mapError(tools.list(server), toolServerFailed))
+/**
+ * A tool as its server lists it, asking the server anew when a listing kept from before lacks it (ADR 0306);
+ * undefined when the server does not list it.
+ */
+export const findListed = (
+  port: ToolServers["Type"],
+  server: string,
+  tool: string
+): Effect.Effect<ListedTool | undefined, ToolServerFailed | ToolServerUnknown> =>
+  Effect.gen(function* () {
+    const named = (listed: ReadonlyArray<ListedTool>) => listed.find((candidate) => candidate.name === tool)
+    return named(yield* port.list(server)) ?? named(yield* port.list(server, { refresh: true }))
+  })
+
+/** A tool as its server lists it (see `findListed`), or `tool_server_failed`. */
+export const listedTool = (
+  server: string,
+  tool: string
+): Effect.Effect<ListedTool | undefined, Rejection, ToolServers> =>
+  Effect.flatMap(ToolServers, (port) => Effect.mapError(findListed(port, server, tool), toolServerFailed))
 
 /**
  * A tool a playbook may use, read from its server now: refused as `tool_not_offered` (not configured, not allowed,
@@ -42,7 +59,7 @@ export const offeredTool = (
   Effect.gen(function* () {
     const entry = yield* entryFor(org, playbook, server)
     if (!allowsTool(entry, tool)) return yield* Effect.fail(toolNotOffered("tool_not_allowed", server, tool))
-    const listed = (yield* listedTools(server)).find((candidate) => candidate.name === tool)
+    const listed = yield* listedTool(server, tool)
     if (listed === undefined) return yield* Effect.fail(toolNotOffered("tool_not_listed", server, tool))
     return { entry, tool: listed }
   })

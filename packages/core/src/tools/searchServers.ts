@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { cutText } from "../formats/cutText.js"
-import { type ListedTool, ToolServers } from "../ports/ToolServers.js"
+import { type ListedTool, type ToolServerFailed, ToolServers, type ToolServerUnknown } from "../ports/ToolServers.js"
 import { scoreTool, summaryOf } from "./scoreTool.js"
 import { allowsTool, keepsContent } from "./servingServers.js"
 import type { ToolSearch } from "./ToolSearch.js"
@@ -16,6 +16,10 @@ export interface SearchAsk {
   readonly only?: "read" | "write"
   /** Each server's `playbooks`, on the org route. */
   readonly playbooksOf?: (entry: ToolServerEntry) => ReadonlyArray<string>
+  /** How a server's tools are read: asked now (the playbook's route), or kept a while for the org (`orgListing`). */
+  readonly listing?: (
+    server: string
+  ) => Effect.Effect<ReadonlyArray<ListedTool>, ToolServerFailed | ToolServerUnknown, ToolServers>
 }
 
 /**
@@ -29,8 +33,9 @@ export const searchServers = (
 ): Effect.Effect<ToolSearch, never, ToolServers> =>
   Effect.gen(function* () {
     const tools = yield* ToolServers
+    const listing = ask.listing ?? ((server: string) => tools.list(server))
     const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    const listings = yield* Effect.forEach(sorted, (entry) => Effect.either(tools.list(entry.name)), {
+    const listings = yield* Effect.forEach(sorted, (entry) => Effect.either(listing(entry.name)), {
       concurrency: "unbounded"
     })
     const kept = (entry: ToolServerEntry, tool: ListedTool) =>

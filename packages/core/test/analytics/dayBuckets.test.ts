@@ -1,9 +1,12 @@
-import { dayBucketView, Ledger, Views } from "@runledger/core"
+import { dayBucketView, Ledger, runDayView, Views } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import * as PostgresStore from "@runledger/store-postgres"
 import { postgresSuite } from "@runledger/store-postgres/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { analyticsWindow } from "../../src/analytics/AnalyticsWindow.js"
+import { analyticsOf, runsOfBuckets } from "../../src/analytics/analyticsOf.js"
+import type { DayBucket } from "../../src/analytics/DayBucket.js"
 import { okOn } from "../changes/changesFixture.js"
 import { echoFormats } from "../echoFormat.js"
 import { makeRuntime } from "../runtimeFixture.js"
@@ -20,12 +23,11 @@ const suite = (store: () => Parameters<typeof makeRuntime>[2]) => {
   const runFact = runRecorder(() => fixture)
   const inFinance = { playbook: "finance" }
   const analytics = (input: unknown) => ok("full", "get_playbook_analytics", input, inFinance)
-  const buckets = () =>
+  const listed = (view: string) =>
     fixture.runtime.runPromise(
-      Effect.flatMap(Views, (views) =>
-        views.list(dayBucketView, "acme/finance", { direction: "ascending", limit: 1000 })
-      )
+      Effect.flatMap(Views, (views) => views.list(view, "acme/finance", { direction: "ascending", limit: 1000 }))
     )
+  const buckets = () => listed(dayBucketView)
 
   beforeAll(async () => {
     fixture = makeRuntime({}, echoFormats, store())
@@ -89,10 +91,23 @@ const suite = (store: () => Parameters<typeof makeRuntime>[2]) => {
     expect((await analytics({ type: "computation" })).runs.total).toBe(2)
   })
 
-  it("answers the same, bucket for bucket, after the views are dropped and rebuilt from the ledger", async () => {
-    const before = { analytics: await analytics({ days: 30 }), buckets: await buckets() }
+  it("answers a whole playbook from one document a day, as the day's buckets add up", async () => {
+    expect((await listed(runDayView)).map((doc) => doc.id)).toEqual([dayAgo(3), dayAgo(1)])
+    const window = analyticsWindow({ days: 30 }, Date.now())
+    if (window._tag === "Left") throw new Error("no window")
+    const fromBuckets = analyticsOf(window.right, runsOfBuckets((await buckets()).map((doc) => doc.data as DayBucket)))
+    expect(await analytics({ days: 30 })).toEqual(fromBuckets)
+  })
+
+  it("answers the same, bucket for bucket and day for day, after the views are dropped and rebuilt from the ledger", async () => {
+    const read = async () => ({
+      analytics: await analytics({ days: 30 }),
+      buckets: await buckets(),
+      days: await listed(runDayView)
+    })
+    const before = await read()
     await fixture.runtime.runPromise(Effect.flatMap(Views, (views) => views.rebuild))
-    expect({ analytics: await analytics({ days: 30 }), buckets: await buckets() }).toEqual(before)
+    expect(await read()).toEqual(before)
   })
 
   it("run_definition records the first start on a run's endings and on its later starts, and events do not show it", async () => {

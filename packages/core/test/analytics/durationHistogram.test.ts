@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest"
-import { binOf, countDuration, mergedBins } from "../../src/analytics/DurationHistogram.js"
-import { nearestRank } from "../../src/analytics/nearestRank.js"
+import {
+  binAt,
+  binCounts,
+  binOf,
+  countDuration,
+  indexOfBin,
+  nearestRank
+} from "../../src/analytics/DurationHistogram.js"
 
 describe("durations by bin", () => {
   it("keeps whole milliseconds below a second, and three significant digits from a second on, rounded down", () => {
@@ -9,30 +15,29 @@ describe("durations by bin", () => {
     ])
   })
 
-  it("adds and takes out durations, dropping an emptied bin, and merges histograms in ascending order", () => {
-    const two = countDuration(countDuration({}, 1234, 1), 1239, 1)
-    expect(two).toEqual({ "1230": 2 })
-    expect(countDuration(countDuration(two, 1231, -1), 1230, -1)).toEqual({})
-    expect(
-      mergedBins([
-        { "200": 1, "1230": 2 },
-        { "15": 3, "200": 1 }
-      ])
-    ).toEqual([
-      [15, 3],
-      [200, 2],
-      [1230, 2]
-    ])
+  it("places every bin after the bins below it, and reads each place back as its bin", () => {
+    const bins = [0, 1, 999, 1000, 1010, 9990, 10_000, 99_900, 100_000, 3_600_000, 86_400_000]
+    expect(bins.map(indexOfBin)).toEqual([0, 1, 999, 1000, 1001, 1899, 1900, 2799, 2800, 3960, 5364])
+    expect(bins.map(indexOfBin).map(binAt)).toEqual(bins)
   })
 
-  it("takes the nearest rank: the duration at place ⌈p × n⌉ of the n durations, counting each bin's runs", () => {
-    const bins = [
-      [100, 10],
-      [200, 9],
-      [300, 1]
-    ] as const
-    expect([nearestRank(bins, 50), nearestRank(bins, 95), nearestRank(bins, 100)]).toEqual([100, 200, 300])
-    expect(nearestRank([[5, 1]], 95)).toBe(5)
-    expect(nearestRank([], 50)).toBeUndefined()
+  it("writes counts as runs of bins and skips, adds and takes out durations, dropping an emptied bin", () => {
+    const two = countDuration(countDuration([], 1234, 1), 1239, 1)
+    expect(two).toEqual([-1023, 2])
+    const three = countDuration(countDuration(two, 401, 1), 400, 1)
+    expect(three).toEqual([-400, 1, 1, -621, 2])
+    expect(countDuration(countDuration(two, 1231, -1), 1230, -1)).toEqual([])
+    expect(countDuration(three, 401, -1)).toEqual([-400, 1, -622, 2])
+  })
+
+  it("adds histograms by bin, and takes the nearest rank: the bin at place ⌈p × n⌉ of the n durations", () => {
+    const counts = binCounts([
+      [-100, 10, -99, 4],
+      [-200, 5, -99, 1]
+    ])
+    expect([counts[100], counts[200], counts[300]]).toEqual([10, 9, 1])
+    expect([nearestRank(counts, 50), nearestRank(counts, 95), nearestRank(counts, 100)]).toEqual([100, 200, 300])
+    expect(nearestRank(binCounts([[-5, 1]]), 95)).toBe(5)
+    expect(nearestRank(binCounts([]), 50)).toBeUndefined()
   })
 })

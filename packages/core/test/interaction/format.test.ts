@@ -25,13 +25,13 @@ describe("the interaction document", () => {
     expect((doc.outputSchema as { required: Array<string> }).required).toEqual(["decision"])
   })
 
-  it("refuses a request that names no deliver, naming deliver: agent and the connections", () => {
+  it("refuses a request that names no deliver, naming deliver: agent and delivery through a tool", () => {
     const issues = issuesOf(document("to: '{{ input.name }}'\nexpires: PT1H\noutput:\n  schema: { type: string }\n"))
     expect(issues).toHaveLength(1)
     expect(issues[0]).toMatch(
       /^Line 2, column 1: at \/deliver: the request names no way to reach its party: write deliver: agent/
     )
-    expect(issues[0]).toContain("no connection of this playbook has tools that can send it")
+    expect(issues[0]).toContain("as deliver: { server, tool, with }")
   })
 
   it("refuses a notification without a tool, or with deliver: agent", () => {
@@ -128,21 +128,22 @@ describe("the interaction document", () => {
     expect(issues.some((issue) => issue.includes("at /output: call needs output.schema"))).toBe(true)
   })
 
-  it("refuses at save, as unavailable, a document that delivers through a tool or calls one", async () => {
-    const sources = [
-      document("to: x\nexpires: PT1H\ndeliver: { server: chat, tool: send_message }\n"),
-      document("call: { server: crm, tool: close_deal }\noutput:\n  schema: { type: object }\n", "")
-    ]
-    for (const source of sources) {
-      const read = Either.getOrThrow(interactionFormat.read(source))
-      const refusal = await Effect.runPromise(Effect.flip(interactionFormat.checkAtSave(source, read)))
-      expect(refusal.reason).toBe("unavailable")
-      expect(refusal.detail).toContain("does not serve tool servers yet")
-    }
-    const agent = askDocument()
-    expect(
-      await Effect.runPromise(interactionFormat.checkAtSave(agent, Either.getOrThrow(interactionFormat.read(agent))))
-    ).toEqual([])
+  it("refuses at save, as unavailable, a document that calls a tool; saves one that delivers through a tool", async () => {
+    const call = document("call: { server: crm, tool: close_deal }\noutput:\n  schema: { type: object }\n", "")
+    const refusal = await Effect.runPromise(
+      Effect.flip(interactionFormat.checkAtSave(call, Either.getOrThrow(interactionFormat.read(call))))
+    )
+    expect(refusal.reason).toBe("unavailable")
+    expect(refusal.detail).toContain("does not run an interaction function that calls a tool yet")
+    for (const source of [
+      askDocument(),
+      document("to: x\nexpires: PT1H\ndeliver: { server: chat, tool: send_message }\n")
+    ])
+      expect(
+        await Effect.runPromise(
+          interactionFormat.checkAtSave(source, Either.getOrThrow(interactionFormat.read(source)))
+        )
+      ).toEqual([])
   })
 })
 

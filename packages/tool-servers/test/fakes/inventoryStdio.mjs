@@ -2,4 +2,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
 import { inventoryServer } from "./inventoryTools.mjs"
 
-await inventoryServer(process.env.INVENTORY_KEY ?? "").connect(new StdioServerTransport())
+// INVENTORY_EXITS=1 adds the tools that tell its process id and end it.
+await inventoryServer(process.env.INVENTORY_KEY ?? "", [], {}, { exits: process.env.INVENTORY_EXITS === "1" }).connect(
+  new StdioServerTransport()
+)

@@ -12,5 +12,6 @@ export interface InventoryCall {
 export declare const inventoryServer: (
   secret: string,
   calls?: Array<InventoryCall>,
-  hints?: Record<string, Record<string, boolean>>
+  hints?: Record<string, Record<string, boolean>>,
+  options?: { announcesChanges?: boolean; exits?: boolean; hidden?: Set<string> }
 ) => Server

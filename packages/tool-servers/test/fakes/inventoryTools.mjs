@@ -44,19 +44,50 @@ export const inventoryToolList = [
   }
 ]
 
+/** The tools a process lists besides, when asked to: one that says which process answers, one that ends it. */
+const processTools = [
+  {
+    name: "process_id",
+    description: "Reads the id of the process that answers.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true }
+  },
+  {
+    name: "exit_process",
+    description: "Ends the process without answering.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { destructiveHint: true }
+  }
+]
+
 /**
  * The low-level server answering those tools; `secret` is the key it says it was given, `calls` records each call,
- * and `hints` (read at each listing) gives tools other annotations than their own.
+ * `hints` (read at each listing) gives tools other annotations than their own, and the tools `hidden` names are left
+ * out of the listing. `announcesChanges` declares `tools.listChanged` (its owner then sends the notice); `exits` adds
+ * the process tools.
  */
-export const inventoryServer = (secret, calls = [], hints = {}) => {
-  const server = new Server({ name: "inventory", version: "1.0.0" }, { capabilities: { tools: {} } })
+export const inventoryServer = (
+  secret,
+  calls = [],
+  hints = {},
+  { announcesChanges = false, exits = false, hidden = new Set() } = {}
+) => {
+  const server = new Server(
+    { name: "inventory", version: "1.0.0" },
+    { capabilities: { tools: announcesChanges ? { listChanged: true } : {} } }
+  )
+  const listed = exits ? [...inventoryToolList, ...processTools] : inventoryToolList
   server.setRequestHandler("tools/list", () => ({
-    tools: inventoryToolList.map((tool) => (hints[tool.name] ? { ...tool, annotations: hints[tool.name] } : tool))
+    tools: listed
+      .filter((tool) => !hidden.has(tool.name))
+      .map((tool) => (hints[tool.name] ? { ...tool, annotations: hints[tool.name] } : tool))
   }))
   server.setRequestHandler("tools/call", (request) => {
     const { name, arguments: args = {}, _meta } = request.params
     calls.push({ name, arguments: args, meta: _meta ?? {} })
     const runId = _meta?.["io.runledger/run_id"] ?? null
+    if (exits && name === "process_id") return { content: [{ type: "text", text: String(process.pid) }] }
+    if (exits && name === "exit_process") process.exit(0)
     switch (name) {
       case "get_stock_level": {
         if (typeof args.sku !== "string")

@@ -3,9 +3,9 @@ import { declare } from "../../catalog/Operation.js"
 import { DefinitionType } from "../../definitions/DefinitionType.js"
 import { DefinitionName } from "../../definitions/definitionFields.js"
 import { analyticsWindow } from "../AnalyticsWindow.js"
-import { analyticsOf } from "../analyticsOf.js"
+import { analyticsOf, runsOfBuckets, runsOfDays } from "../analyticsOf.js"
 import { PlaybookAnalytics } from "../PlaybookAnalytics.js"
-import { readBuckets } from "../readBuckets.js"
+import { readBuckets, readDays } from "../readBuckets.js"
 
 /** A day as `YYYY-MM-DD`. */
 const Day = Schema.String.pipe(
@@ -48,13 +48,17 @@ export const getPlaybookAnalytics = declare({
     Effect.gen(function* () {
       const window = analyticsWindow(input, yield* Clock.currentTimeMillis)
       if (Either.isLeft(window)) return yield* Effect.fail(window.left)
+      if (input.type === undefined && input.name === undefined)
+        return analyticsOf(window.right, runsOfDays(yield* readDays(org, playbook!.id, window.right)))
       const buckets = yield* readBuckets(org, playbook!.id, window.right)
       return analyticsOf(
         window.right,
-        buckets.filter(
-          (bucket) =>
-            (input.type === undefined || bucket.type === input.type) &&
-            (input.name === undefined || bucket.name === input.name)
+        runsOfBuckets(
+          buckets.filter(
+            (bucket) =>
+              (input.type === undefined || bucket.type === input.type) &&
+              (input.name === undefined || bucket.name === input.name)
+          )
         )
       )
     })

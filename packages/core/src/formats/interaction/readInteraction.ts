@@ -6,6 +6,7 @@ import { finishIssues } from "../document/finishIssues.js"
 import { type FrontMatter, readFrontMatter } from "../document/readFrontMatter.js"
 import { checkSchema } from "../jsonSchema/checkSchema.js"
 import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
+import { argumentTemplates } from "./argumentTemplates.js"
 import { checkTemplate } from "./checkTemplate.js"
 import { interactionPlace } from "./interactionPlace.js"
 import { durationMillis } from "./isoDuration.js"
@@ -16,16 +17,35 @@ export interface ToolName {
   readonly tool: string
 }
 
+/** Pointers into the sending tool's answer document: the conversation the message landed in and its identity. */
+export interface SentPointers {
+  readonly conversation: string
+  readonly id: string
+}
+
+/**
+ * A request's delivery through a tool (function-formats.md §3.3), as written: the tool, its `with` arguments
+ * (absent for the default arguments, ADR 0192), and the `sent` pointers. The run's request records it as it is.
+ */
+export interface DeliverTool extends ToolName {
+  readonly with?: Record<string, unknown>
+  readonly sent?: SentPointers
+}
+
 /** An interaction document as read: what a definition shows and what a run renders. */
 export interface InteractionDocument {
   readonly document: ReadDocument
   /** The party's template, and the parsed template (absent with `call`). */
   readonly to?: { readonly text: string; readonly template: ReadonlyArray<Template> }
+  /** The answerer's template (`from`), whose replies count; absent when the document names none. */
+  readonly from?: { readonly text: string; readonly template: ReadonlyArray<Template> }
   /** The message template: the body. */
   readonly message?: { readonly text: string; readonly template: ReadonlyArray<Template> }
   readonly expiresMillis?: number
   /** `agent`, or the tool a request is delivered through. */
-  readonly deliver?: "agent" | ToolName
+  readonly deliver?: "agent" | DeliverTool
+  /** Whether the document reads replies back (`replies`), which this runtime does not serve yet. */
+  readonly readsReplies: boolean
   readonly call?: ToolName
   /** The answer schema; absent for a notification. */
   readonly answerSchema?: unknown
@@ -50,8 +70,24 @@ const refusedWithAgent: Readonly<Record<string, string>> = {
   replies: "replies are read back from the conversation a tool delivered into; deliver: agent has none"
 }
 
-/** Words saying how a request can reach its party, which this runtime offers today (seed "Interaction functions"). */
-const noConnections = "no connection of this playbook has tools that can send it yet"
+/** Words saying how a request can reach its party through a tool (seed "Interaction functions"). */
+const throughATool =
+  "name a tool of a tool server the playbook may use, as deliver: { server, tool, with } (search lists the servers and their tools)"
+
+/**
+ * The variables `deliver.with` reads (function-formats.md §3.3), and `how_to_answer`: how the party answers, in
+ * words (ADR 0192).
+ */
+export const deliverVariables = [
+  ...requestVariables,
+  "to",
+  "message",
+  "run_id",
+  "function",
+  "expires_at",
+  "answer_schema",
+  "how_to_answer"
+] as const
 
 const schemaIssues = (front: FrontMatter, pointer: string, schema: unknown): ReadonlyArray<SourceIssue> => {
   const broken = checkSchema(schema).map((issue) => front.issueAt(`${pointer}${issue.pointer}`, issue.message))
@@ -85,9 +121,51 @@ const toolOf = (front: FrontMatter, pointer: string, value: Record<string, unkno
 /** The keys a `deliver` mapping takes. */
 const deliverKeys = ["server", "tool", "with", "sent"]
 
+/** Reads `deliver.with` (a mapping of typed arguments over `deliverVariables`) and `deliver.sent` (two pointers). */
+const deliverArgumentsOf = (
+  front: FrontMatter,
+  mapping: Record<string, unknown>,
+  issues: Array<SourceIssue>
+): Pick<DeliverTool, "with" | "sent"> => {
+  const withValue = mapping.with
+  const sentValue = mapping.sent
+  let written: Pick<DeliverTool, "with" | "sent"> = {}
+  if (withValue !== undefined) {
+    if (typeof withValue !== "object" || withValue === null || Array.isArray(withValue))
+      issues.push(
+        front.issueAt("/deliver/with", `expected a mapping of the tool's arguments, found ${describeValue(withValue)}`)
+      )
+    else {
+      for (const issue of argumentTemplates(withValue, "/deliver/with", deliverVariables).issues)
+        issues.push(front.issueAt(issue.pointer, issue.message))
+      written = { with: withValue as Record<string, unknown> }
+    }
+  }
+  if (sentValue === undefined) return written
+  const sent = (typeof sentValue === "object" && sentValue !== null ? sentValue : {}) as Record<string, unknown>
+  const pointers = ["conversation", "id"].map((key) => {
+    const pointer = sent[key]
+    if (typeof pointer !== "string" || !pointer.startsWith("/"))
+      issues.push(
+        front.issueAt(
+          `/deliver/sent/${key}`,
+          `expected a JSON pointer into the tool's answer that begins with /, found ${describeValue(pointer)}; sent names both the conversation and the message's id, or is left out`
+        )
+      )
+    return String(pointer)
+  })
+  for (const key of Object.keys(sent))
+    if (key !== "conversation" && key !== "id")
+      issues.push(
+        front.issueAt(`/deliver/sent/${key}`, `unknown key ${JSON.stringify(key)}; sent takes conversation, id`)
+      )
+  return { ...written, sent: { conversation: pointers[0]!, id: pointers[1]! } }
+}
+
 /**
  * Reads an interaction function's document (function-formats.md §1.1, §3): the envelope; `description`; `to`
- * and `from` as templates over input, today and now; `expires` (PT1M to P30D); `deliver` (`agent` or a tool);
+ * and `from` as templates over input, today and now; `expires` (PT1M to P30D); `deliver` (`agent` or a tool,
+ * with `with` templates over `deliverVariables` and the two `sent` pointers);
  * `call`, which excludes the request's keys and the body; the answer schema (`output.schema`, absent for a
  * notification); the message template in the body; and the refusals when a document names no way to reach its
  * party, and of `from`, `reply` and `replies` with `deliver: agent` (decision F7). Every issue at once.
@@ -143,7 +221,7 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
           issues.push(front.issueAt("/output", "call needs output.schema: the schema of the value it reads back"))
         const call = toolOf(front, "/call", value.call as Record<string, unknown>, issues)
         if (issues.length > 0) return Either.left(finishIssues(issues))
-        return Either.right({ document: documentOf(value, input, output, false, true), call })
+        return Either.right({ document: documentOf(value, input, output, false, true), call, readsReplies: false })
       }
 
       const to = value.to === undefined ? undefined : template("/to", value.to)
@@ -162,14 +240,15 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
         )
 
       const deliverValue = value.deliver
-      let deliver: "agent" | ToolName | undefined
+      let deliver: "agent" | DeliverTool | undefined
+      let from: InteractionDocument["from"]
       if (deliverValue === undefined)
         issues.push(
           front.issueAt(
             "/deliver",
             takesAnswer
-              ? `the request names no way to reach its party: write deliver: agent to hold it for an agent, who answers with answer_interaction; ${noConnections} and read its replies`
-              : `a notification takes no answer, so no agent holds it: it goes through a connection's tool, and ${noConnections}`
+              ? `the request names no way to reach its party: write deliver: agent to hold it for an agent, who answers with answer_interaction, or ${throughATool}`
+              : `a notification takes no answer, so no agent holds it: it goes through a tool; ${throughATool}`
           )
         )
       else if (deliverValue === "agent") {
@@ -178,7 +257,7 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
           issues.push(
             front.issueAt(
               "/deliver",
-              `a notification takes no answer, so no agent holds it: deliver: agent needs output.schema, the answer's schema; a notification goes through a connection's tool, and ${noConnections}`
+              `a notification takes no answer, so no agent holds it: deliver: agent needs output.schema, the answer's schema; a notification goes through a tool: ${throughATool}`
             )
           )
         for (const [key, why] of Object.entries(refusedWithAgent))
@@ -193,9 +272,8 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
                 `unknown key ${JSON.stringify(key)}; this place takes ${deliverKeys.join(", ")}`
               )
             )
-        deliver = toolOf(front, "/deliver", mapping, issues)
-        for (const [key, answerer] of Object.entries({ from: value.from }))
-          if (answerer !== undefined) template(`/${key}`, answerer)
+        deliver = { ...toolOf(front, "/deliver", mapping, issues), ...deliverArgumentsOf(front, mapping, issues) }
+        if (value.from !== undefined) from = template("/from", value.from)
         if (value.replies !== undefined && (mapping.sent === undefined || !takesAnswer))
           issues.push(front.issueAt("/replies", "replies needs deliver.sent and output.schema"))
         if (value.reply !== undefined && !takesAnswer) issues.push(front.issueAt("/reply", "reply needs output.schema"))
@@ -211,9 +289,11 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
       return Either.right({
         document: documentOf(value, input, output, true, false),
         ...(to === undefined ? {} : { to }),
+        ...(from === undefined ? {} : { from }),
         ...(body === undefined ? {} : { message: body }),
         ...(expiresMillis === undefined ? {} : { expiresMillis }),
         ...(deliver === undefined ? {} : { deliver }),
+        readsReplies: value.replies !== undefined,
         ...(takesAnswer ? { answerSchema: output.schema } : {})
       })
     }

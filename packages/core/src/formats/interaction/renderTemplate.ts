@@ -12,8 +12,11 @@ export interface RenderStop {
   readonly words: string
 }
 
-/** A template that is exactly one output tag, whose value is sent with its JSON type (§1.5 typed arguments). */
-const singleOutput = /^\{\{-?\s*([\s\S]*?)\s*-?\}\}$/
+/**
+ * A template that is exactly one output tag, whose value is sent with its JSON type (§1.5 typed arguments): no
+ * other tag opens or closes inside it, so `{{ a }} and {{ b }}` is text.
+ */
+export const singleOutput = /^\{\{-?\s*((?:(?!\{\{|\}\}|\{%|%\})[\s\S])*?)\s*-?\}\}$/
 
 /** The moment variables of a run: `today` as `YYYY-MM-DD` and `now` as ISO 8601, both in UTC, fixed at its start. */
 export const momentsOf = (startedAt: number) => {

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import type { RuntimeSettings } from "../../config/RuntimeConfig.js"
 import type { Rejection } from "../../domain/Rejection.js"
 import { type ToolServers, ToolServerUnknown } from "../../ports/ToolServers.js"
+import { findListed } from "../../tools/offeredTool.js"
 import { allowsTool, servingServers } from "../../tools/servingServers.js"
 import { toolServerFailed } from "../../tools/toolRefusals.js"
 import type { SaveWhere, SourceIssue } from "../DefinitionFormat.js"
@@ -32,8 +33,7 @@ export const checkLookupTool = (
     if (!allowsTool(entry, call.tool))
       return issue(`the operator does not allow the tool ${call.server}/${call.tool}; search lists the tools it allows`)
     if (Option.isNone(port)) return yield* Effect.fail(toolServerFailed(new ToolServerUnknown({ server: call.server })))
-    const listed = yield* Effect.mapError(port.value.list(call.server), toolServerFailed)
-    const tool = listed.find((candidate) => candidate.name === call.tool)
+    const tool = yield* Effect.mapError(findListed(port.value, call.server, call.tool), toolServerFailed)
     if (tool === undefined)
       return issue(
         `the tool server ${call.server} does not list the tool ${call.tool}; search lists the tools it offers`

@@ -5,7 +5,7 @@ import type { ReadDocument, SourceIssue } from "../DefinitionFormat.js"
 import { describeValue } from "../document/describeValue.js"
 import { finishIssues } from "../document/finishIssues.js"
 import { type FrontMatter, readFrontMatter } from "../document/readFrontMatter.js"
-import { checkTemplate } from "../interaction/checkTemplate.js"
+import { argumentTemplates } from "../interaction/argumentTemplates.js"
 import { requestVariables } from "../interaction/readInteraction.js"
 import { checkSchema } from "../jsonSchema/checkSchema.js"
 import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
@@ -57,28 +57,6 @@ const schemaIssues = (front: FrontMatter, pointer: string, schema: unknown): Rea
   })
 }
 
-/** Every template in a `with` value, by the pointer of the string that holds it. */
-const templatesOf = (
-  front: FrontMatter,
-  pointer: string,
-  value: unknown,
-  found: Map<string, ArgumentTemplate>,
-  issues: Array<SourceIssue>
-): void => {
-  if (typeof value === "string") {
-    const checked = checkTemplate(value, requestVariables)
-    for (const issue of checked.issues)
-      issues.push(front.issueAt(pointer, `line ${issue.line} of the template: ${issue.message}`))
-    if (checked.template !== undefined) found.set(pointer, { text: value, template: checked.template })
-  } else if (Array.isArray(value))
-    value.forEach((item, index) => {
-      templatesOf(front, `${pointer}/${index}`, item, found, issues)
-    })
-  else if (value !== null && typeof value === "object")
-    for (const [key, item] of Object.entries(value))
-      templatesOf(front, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, item, found, issues)
-}
-
 /** Reads `call`: server and tool shapes, `with` a mapping of templates, `read` a JSON pointer. */
 const readCall = (front: FrontMatter, at: LookupCall["at"], issues: Array<SourceIssue>): LookupCall | undefined => {
   const call = front.value.call as Record<string, unknown>
@@ -109,8 +87,8 @@ const readCall = (front: FrontMatter, at: LookupCall["at"], issues: Array<Source
         `expected a JSON pointer that begins with /, found ${describeValue(read)}; to take the whole answer, leave read out`
       )
     )
-  const templates = new Map<string, ArgumentTemplate>()
-  templatesOf(front, "/call/with", withValue, templates, issues)
+  const { templates, issues: templateIssues } = argumentTemplates(withValue, "/call/with", requestVariables)
+  for (const issue of templateIssues) issues.push(front.issueAt(issue.pointer, issue.message))
   return {
     server: String(server),
     tool: String(tool),

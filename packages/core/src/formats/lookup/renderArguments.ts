@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { type RenderStop, renderTemplate } from "../interaction/renderTemplate.js"
+import { type RenderStop, renderTemplate, singleOutput } from "../interaction/renderTemplate.js"
 import { templateEngine } from "../interaction/templateEngine.js"
 import type { ArgumentTemplate } from "./readLookup.js"
 
@@ -8,9 +8,6 @@ export interface ArgumentsStop {
   readonly pointer: string
   readonly stop: RenderStop
 }
-
-/** A template that is exactly one output tag, and its expression. */
-const singleOutput = /^\{\{-?\s*([\s\S]*?)\s*-?\}\}$/
 
 /** The value a template renders as: its one output tag's value with its JSON type, else its text. */
 const typedValue = (

@@ -20,6 +20,13 @@ const argumentsBound = 16_384
 const rejected = (rejection: Rejection, record?: unknown): FormatEnding =>
   record === undefined ? { _tag: "Rejected", rejection } : { _tag: "Rejected", rejection, record }
 
+/**
+ * The delay a refusal asks, as the record keeps it (`retry_after_ms`), so the run's rejection carries it to the
+ * caller again (ADR 0308).
+ */
+const delayOf = (rejection: Rejection): { retry_after_ms?: number } =>
+  rejection.retryAfter === undefined ? {} : { retry_after_ms: rejection.retryAfter * 1000 }
+
 /** A recorder that records nothing, for a format run alone. */
 const recordingNothing = { record: () => Effect.void, keep: () => Effect.void }
 
@@ -64,7 +71,13 @@ export const runLookupCall = (
         Effect.provide(services)
       )
     )
-    if (Either.isLeft(offered)) return rejected(offered.left)
+    if (Either.isLeft(offered))
+      return rejected(
+        offered.left,
+        offered.left.retryAfter === undefined
+          ? undefined
+          : { server: call.server, tool: call.tool, ...delayOf(offered.left) }
+      )
     const { entry, tool } = offered.right
     if (tool.mark !== "reads")
       return rejected(
@@ -96,7 +109,7 @@ export const runLookupCall = (
           ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs })
         }
       )
-    if (Either.isLeft(made)) return unfinished("server_failed", made.left.detail)
+    if (Either.isLeft(made)) return unfinished("server_failed", made.left.detail, delayOf(made.left).retry_after_ms)
     const outcome = made.right
     if (outcome._tag === "Failed") {
       const { failure } = outcome

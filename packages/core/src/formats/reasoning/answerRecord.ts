@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { outputAndRecordBound } from "../../runs/performRun.js"
+import { outputAndRecordBound } from "../../runs/runStart.js"
 import type { RenderedPrompt } from "./renderPrompt.js"
 
 const bytesOf = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value) ?? "").length

@@ -79,9 +79,8 @@ export const openToolbox =
             notOffered(reference, "tool_server_not_configured", `no tool server ${reference.server} serves it`)
           )
         const port = tools.port.value
-        const listed =
-          lists.get(entry.name) ??
-          (yield* port.list(entry.name).pipe(
+        const listing = (refresh: boolean) =>
+          port.list(entry.name, { refresh }).pipe(
             Effect.catchTags({
               ToolServerFailed: (failure) => Effect.fail(serverFailed(failure)),
               ToolServerUnknown: () =>
@@ -89,7 +88,11 @@ export const openToolbox =
                   notOffered(reference, "tool_server_not_configured", `no tool server ${reference.server} serves it`)
                 )
             })
-          ))
+          )
+        const kept = lists.get(entry.name) ?? (yield* listing(false))
+        // A listing kept from before that lacks the tool named is asked anew (ADR 0306).
+        const listed =
+          reference.tool === "*" || kept.some((tool) => tool.name === reference.tool) ? kept : yield* listing(true)
         lists.set(entry.name, listed)
         const picked = yield* pick(reference, entry, listed)
         for (const tool of picked)

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Either } from "effect"
+import { Clock, Effect, Either } from "effect"
 import type { Rejection } from "../../domain/Rejection.js"
 import type { ModelMessage, ModelTool, ModelToolCall } from "../../ports/ModelProvider.js"
 import type { ListedTool, ToolAnswer, ToolServers } from "../../ports/ToolServers.js"
@@ -6,6 +6,7 @@ import { answerText, keptAnswer } from "../../tools/answerDocument.js"
 import { sha256Of } from "../../tools/keepTexts.js"
 import type { ToolServerEntry } from "../../tools/ToolServerEntry.js"
 import { toolServerLimits } from "../../tools/ToolServerEntry.js"
+import { callWaitingOutRateLimit } from "../../tools/waitOutRateLimit.js"
 import type { FormatRun } from "../DefinitionFormat.js"
 import type { Toolbox, ToolsStop } from "./Toolbox.js"
 
@@ -21,8 +22,7 @@ export const loopBounds = {
   calls: 25,
   argumentBytes: 16_384,
   sameCalls: 2,
-  serverFailures: 5,
-  waitedRetryMillis: 10_000
+  serverFailures: 5
 } as const
 
 const bytesOf = (text: string): number => new TextEncoder().encode(text).length
@@ -54,22 +54,14 @@ export const toolLoop = (run: FormatRun, port: ToolServers["Type"], offered: Rea
   const unrecorded = new Set<string>()
   let failures = 0
 
-  const send = (target: OfferedTool, args: Record<string, unknown>) => {
-    const once = port.call({
+  const send = (target: OfferedTool, args: Record<string, unknown>) =>
+    callWaitingOutRateLimit(port, {
       server: target.entry.name,
       tool: target.tool.name,
       arguments: args,
       runId: run.runId,
       timeoutMs: toolServerLimits.callMs
     })
-    return Effect.catchTag(once, "ToolServerFailed", (failure) =>
-      failure.because === "rate_limited" &&
-      failure.retryAfterMs !== undefined &&
-      failure.retryAfterMs <= loopBounds.waitedRetryMillis
-        ? Effect.zipRight(Effect.sleep(Duration.millis(failure.retryAfterMs)), once)
-        : Effect.fail(failure)
-    )
-  }
 
   const callOne = (call: ModelToolCall): Effect.Effect<ModelMessage, Rejection> =>
     Effect.gen(function* () {

@@ -1,7 +1,7 @@
 import { Effect, Either, Schema } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { argumentsTooLarge, checkArguments } from "../checkArguments.js"
-import { entryFor, listedTools } from "../offeredTool.js"
+import { entryFor, listedTool } from "../offeredTool.js"
 import { allowsTool } from "../servingServers.js"
 import { Mark, ServerBecause } from "../ToolSearch.js"
 import { toolNotOffered } from "../toolRefusals.js"
@@ -52,11 +52,8 @@ export const dryRun = declare({
         return yield* Effect.fail(argumentsRefused)
       const entry = yield* entryFor(org, playbook!.id, input.server)
       const allowed = allowsTool(entry, input.tool)
-      const listing = allowed ? yield* Effect.either(listedTools(input.server)) : undefined
-      const tool =
-        listing !== undefined && Either.isRight(listing)
-          ? listing.right.find((candidate) => candidate.name === input.tool)
-          : undefined
+      const listing = allowed ? yield* Effect.either(listedTool(input.server, input.tool)) : undefined
+      const tool = listing !== undefined && Either.isRight(listing) ? listing.right : undefined
       if (listing !== undefined && Either.isRight(listing) && tool === undefined)
         return yield* Effect.fail(toolNotOffered("tool_not_listed", input.server, input.tool))
       const callerMay = caller.holds("playbook:write")

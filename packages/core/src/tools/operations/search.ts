@@ -4,6 +4,7 @@ import { RuntimeConfig } from "../../config/RuntimeConfig.js"
 import { PlaybookId } from "../../domain/Ids.js"
 import { forbidden, invalidAt } from "../../domain/Rejection.js"
 import { readPlaybook } from "../../playbooks/readPlaybook.js"
+import { orgListing } from "../orgListings.js"
 import { searchServers } from "../searchServers.js"
 import { servingServers } from "../servingServers.js"
 import { SearchTerms, ServerName, ToolSearch } from "../ToolSearch.js"
@@ -65,7 +66,8 @@ export const search = declare({
 
 /**
  * search on the org's route: every server set up for the org, or those that serve the playbook given, each with
- * the playbooks it serves that the caller may access (`["*"]` for every playbook).
+ * the playbooks it serves that the caller may access (`["*"]` for every playbook); a server's tools are those it
+ * listed for the org within the last five minutes (ADR 0328).
  */
 export const searchInOrg = declare({
   name: "search_in_org",
@@ -105,7 +107,8 @@ export const searchInOrg = declare({
       return yield* searchServers(entries, {
         ...input,
         playbooksOf: (entry) =>
-          entry.playbooks === undefined ? ["*"] : entry.playbooks.filter((id) => caller.mayAccess(id))
+          entry.playbooks === undefined ? ["*"] : entry.playbooks.filter((id) => caller.mayAccess(id)),
+        listing: (server) => orgListing(org, server)
       })
     })
 })

@@ -288,6 +288,16 @@ const initialState = (input: Extract<WorkflowInput, { kind: "started" }>): RunSt
 })
 
 /**
+ * A deep copy of a state for an input to change, sharing its limits, which no input changes (so the state's diff
+ * passes them at once). Keys keep their order, which the recorded patch rebuilds.
+ */
+const copyOf = (previous: RunState): RunState => {
+  const state = structuredClone({ ...previous, limits: null }) as unknown as { limits: RunState["limits"] }
+  state.limits = previous.limits
+  return state as unknown as RunState
+}
+
+/**
  * The workflow interpreter (architecture.md, The workflow engine; ADR 0251): applies one input to a run's state,
  * a deep copy of which it changes, and returns the new state, the step entries the input moved and the outputs.
  * Stale inputs, and any input to an ended run, give `undefined`.
@@ -304,9 +314,7 @@ export const apply: Interpret = (document: WorkflowDocument, given: RunStateData
     const wall = Date.now()
     const now = timeOf(previous, input)
     const state =
-      previous === undefined
-        ? initialState(input as Extract<WorkflowInput, { kind: "started" }>)
-        : structuredClone(previous)
+      previous === undefined ? initialState(input as Extract<WorkflowInput, { kind: "started" }>) : copyOf(previous)
     state.lastAt = now
     const machine: Machine = {
       document,

@@ -23,17 +23,31 @@ const keepsOrder = (before: ReadonlyArray<string>, after: ReadonlyArray<string>,
   return kept.every((key, index) => after[index] === key)
 }
 
-const diffInto = (before: unknown, after: unknown, path: string, operations: Array<StatePatchOperation>): void => {
+/** Where a diff stands: the keys down from the root, written as a pointer only when an operation needs it. */
+interface PathNode {
+  readonly parent: PathNode | undefined
+  readonly key: string
+}
+
+const pointerOf = (node: PathNode | undefined): string =>
+  node === undefined ? "" : `${pointerOf(node.parent)}/${escape(node.key)}`
+
+const diffInto = (
+  before: unknown,
+  after: unknown,
+  path: PathNode | undefined,
+  operations: Array<StatePatchOperation>
+): void => {
   if (before === after) return
   if (Array.isArray(before) && Array.isArray(after)) {
     const common = Math.min(before.length, after.length)
     for (let index = 0; index < common; index += 1)
-      diffInto(before[index], after[index], `${path}/${index}`, operations)
+      diffInto(before[index], after[index], { parent: path, key: String(index) }, operations)
     for (let index = common; index < after.length; index += 1) {
-      operations.push({ op: "add", path: `${path}/${index}`, value: after[index] })
+      operations.push({ op: "add", path: `${pointerOf(path)}/${index}`, value: after[index] })
     }
     for (let index = before.length - 1; index >= after.length; index -= 1) {
-      operations.push({ op: "remove", path: `${path}/${index}` })
+      operations.push({ op: "remove", path: `${pointerOf(path)}/${index}` })
     }
     return
   }
@@ -41,20 +55,20 @@ const diffInto = (before: unknown, after: unknown, path: string, operations: Arr
     const beforeKeys = Object.keys(before)
     const afterKeys = Object.keys(after)
     if (!keepsOrder(beforeKeys, afterKeys, after)) {
-      operations.push({ op: "replace", path, value: after })
+      operations.push({ op: "replace", path: pointerOf(path), value: after })
       return
     }
     for (const key of beforeKeys) {
-      const at = `${path}/${escape(key)}`
-      if (!Object.hasOwn(after, key)) operations.push({ op: "remove", path: at })
-      else diffInto(before[key], after[key], at, operations)
+      if (!Object.hasOwn(after, key)) operations.push({ op: "remove", path: pointerOf({ parent: path, key }) })
+      else diffInto(before[key], after[key], { parent: path, key }, operations)
     }
     for (const key of afterKeys) {
-      if (!Object.hasOwn(before, key)) operations.push({ op: "add", path: `${path}/${escape(key)}`, value: after[key] })
+      if (!Object.hasOwn(before, key))
+        operations.push({ op: "add", path: pointerOf({ parent: path, key }), value: after[key] })
     }
     return
   }
-  operations.push({ op: "replace", path, value: after })
+  operations.push({ op: "replace", path: pointerOf(path), value: after })
 }
 
 /**
@@ -64,7 +78,7 @@ const diffInto = (before: unknown, after: unknown, path: string, operations: Arr
  */
 export const diffState = (before: RunStateData | undefined, after: RunStateData): StatePatch => {
   const operations: Array<StatePatchOperation> = []
-  diffInto(before, after, "", operations)
+  diffInto(before, after, undefined, operations)
   return operations
 }
 
@@ -72,30 +86,55 @@ const setMember = (target: JsonObject, key: string, value: unknown): void => {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
 }
 
+/** A value of a patch as the state keeps it: objects and arrays copied, so the state never shares the fact's. */
+const copied = (value: unknown): unknown =>
+  typeof value === "object" && value !== null ? structuredClone(value) : value
+
+/** A shallow copy of an object or array, its members in the same order. */
+const shallow = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.slice()
+  const copy: JsonObject = {}
+  for (const key of Object.keys(value as JsonObject)) setMember(copy, key, (value as JsonObject)[key])
+  return copy
+}
+
+const childOf = (parent: unknown, segment: string): unknown =>
+  Array.isArray(parent) ? parent[Number(segment)] : (parent as JsonObject)[segment]
+
+const setChild = (parent: unknown, segment: string, child: unknown): void => {
+  if (Array.isArray(parent)) parent[Number(segment)] = child
+  else setMember(parent as JsonObject, segment, child)
+}
+
+/** Applies one operation, copying only the objects on its path: what the operation leaves alone stays shared. */
 const applyOperation = (document: unknown, operation: StatePatchOperation): unknown => {
-  if (operation.path === "") return operation.op === "remove" ? undefined : structuredClone(operation.value)
+  if (operation.path === "") return operation.op === "remove" ? undefined : copied(operation.value)
   const segments = operation.path.slice(1).split("/").map(unescape)
   const last = segments.pop()!
-  let parent: unknown = document
+  const root = shallow(document)
+  let parent = root
   for (const segment of segments) {
-    parent = Array.isArray(parent) ? parent[Number(segment)] : (parent as JsonObject)[segment]
+    const child = shallow(childOf(parent, segment))
+    setChild(parent, segment, child)
+    parent = child
   }
   if (Array.isArray(parent)) {
     const index = last === "-" ? parent.length : Number(last)
-    if (operation.op === "add") parent.splice(index, 0, structuredClone(operation.value))
+    if (operation.op === "add") parent.splice(index, 0, copied(operation.value))
     else if (operation.op === "remove") parent.splice(index, 1)
-    else parent[index] = structuredClone(operation.value)
-    return document
+    else parent[index] = copied(operation.value)
+    return root
   }
   const object = parent as JsonObject
   if (operation.op === "remove") delete object[last]
-  else setMember(object, last, structuredClone(operation.value))
-  return document
+  else setMember(object, last, copied(operation.value))
+  return root
 }
 
 /**
  * A state rebuilt from the one before and the recorded patch, evaluating nothing (workflow-format.md §16.1). The
- * given state is left as it was.
+ * given state is left as it was; the new one shares what the patch did not touch, so neither may be changed in
+ * place (the interpreter changes a deep copy).
  */
 export const applyStatePatch = (state: RunStateData | undefined, patch: StatePatch): RunStateData =>
-  patch.reduce<unknown>(applyOperation, structuredClone(state)) as RunStateData
+  patch.reduce<unknown>(applyOperation, state) as RunStateData

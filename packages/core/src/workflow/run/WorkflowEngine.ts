@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Queue } from "effect"
 import { RuntimeConfig } from "../../config/RuntimeConfig.js"
 import { defaultMaxRunMilliseconds } from "../../formats/workflow/readWorkflow.js"
 import type { WorkflowDocument } from "../../formats/workflow/WorkflowDocument.js"
@@ -22,6 +22,16 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
     readonly maxRunMilliseconds: number
     /** `$runtime.version`: the runtime's version as it introduces itself. */
     readonly runtimeVersion: string
+    /**
+     * Wakes the host's timer loop to read the due view again: a drive set a timer, or left a run due (it stopped
+     * after its bound of inputs, or after conflicts).
+     */
+    readonly nudges: Queue.Queue<void>
+    /**
+     * When the host's timer loop next looks at the due view by itself (milliseconds since the epoch); infinite while
+     * it is awake, so a timer set meanwhile nudges it.
+     */
+    readonly timerLoop: { wakesAt: number }
   }
 >() {
   /** The engine on the runtime's expression evaluator and settings. */
@@ -34,11 +44,16 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
         documents: new Map(),
         locks: makeRunLocks(),
         maxRunMilliseconds: settings.maxRunMilliseconds ?? defaultMaxRunMilliseconds,
-        runtimeVersion: settings.serverVersion
+        runtimeVersion: settings.serverVersion,
+        nudges: yield* Queue.sliding<void>(1),
+        timerLoop: { wakesAt: Number.POSITIVE_INFINITY }
       }
     })
   )
 }
+
+/** The origin a drive's appends carry: the drive carries on with what they record, so the host leaves them alone. */
+export const workflowDriveOrigin = "workflow-drive"
 
 /** Keeps a read document by its version key, forgetting the oldest beyond the bound. */
 export const keepDocument = (documents: Map<string, WorkflowDocument>, key: string, document: WorkflowDocument) => {

@@ -1,4 +1,4 @@
-import { Clock, Effect, Option, Random } from "effect"
+import { Clock, Effect, Option, Queue, Random } from "effect"
 import type { Fact } from "../../domain/Fact.js"
 import type { Formats } from "../../formats/DefinitionFormat.js"
 import type { CloudEvent } from "../../playbookEvents/eventPublished.js"
@@ -9,7 +9,7 @@ import { Views } from "../../ports/Views.js"
 import { readRun } from "../../runs/readRun.js"
 import { apply } from "../engine/apply.js"
 import type { RunStateData } from "../engine/Interpreter.js"
-import { armedTimers, isEnded, openCalls } from "../engine/runState.js"
+import { armedTimers, isEnded, nextDueAt, openCalls } from "../engine/runState.js"
 import type { CallAnswer, RunEvent, WorkflowInput } from "../engine/WorkflowInput.js"
 import { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
 import { loadWorkflowDocument } from "./loadWorkflowDocument.js"
@@ -17,9 +17,10 @@ import { offerEvent } from "./offerEvent.js"
 import { contextOf, type RunContext, readRunContext } from "./RunContext.js"
 import { recordInput } from "./recordInput.js"
 import { runLimits } from "./runLimits.js"
-import { answerOfRun, type StartCallOutput, startCall } from "./startCall.js"
+import { answerOfRun, type CalleeDefinitions, type StartCallOutput, startCall } from "./startCall.js"
 import { WorkflowEngine } from "./WorkflowEngine.js"
 import { type WorkflowDue, workflowDuePartition, workflowDueView } from "./workflowDueProjection.js"
+import { calledByOf, callerStreamOf } from "./workflowRunAddress.js"
 import { type WorkflowStateDoc, workflowStatesPartition, workflowStatesView } from "./workflowStatesProjection.js"
 
 /** How often a drive reloads the run and applies again after another instance moved it first. */
@@ -41,6 +42,8 @@ interface Standing {
   readonly answers: Array<{ readonly key: string; readonly answer: CallAnswer }>
   /** What the due document said when the drive began, less what this drive applied since. */
   due: WorkflowDue | undefined
+  /** The callees' definitions this drive read. */
+  readonly definitions: CalleeDefinitions
 }
 
 const loadStanding = (context: RunContext) =>
@@ -56,8 +59,9 @@ const loadStanding = (context: RunContext) =>
       state: doc.state,
       version: doc.version,
       cause: context.started.id,
-      answers: [],
-      due: Option.getOrUndefined(dueDoc)?.data as WorkflowDue | undefined
+      answers: [] as Array<{ readonly key: string; readonly answer: CallAnswer }>,
+      due: Option.getOrUndefined(dueDoc)?.data as WorkflowDue | undefined,
+      definitions: new Map()
     } satisfies Standing
   })
 
@@ -113,7 +117,7 @@ const startCalls = (context: RunContext, standing: Standing, calls: ReadonlyArra
   Effect.forEach(
     calls,
     (call) =>
-      Effect.map(startCall(context, call, standing.cause), (answer) => {
+      Effect.map(startCall(context, call, standing.cause, standing.definitions), (answer) => {
         if (answer !== undefined) standing.answers.push({ key: call.key, answer })
       }),
     { discard: true }
@@ -231,14 +235,10 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
         forgetApplied(standing, input)
         continue
       }
-      const recorded = yield* recordInput(
-        context,
-        standing.version,
-        standing.state,
-        input,
-        result,
-        standing.cause
-      ).pipe(
+      const recorded = yield* recordInput(context, standing.version, standing.state, input, result, standing.cause, {
+        within: true,
+        kept: standing.definitions
+      }).pipe(
         Effect.map(Option.some),
         Effect.catchTag("VersionConflict", () => Effect.succeed(Option.none()))
       )
@@ -246,7 +246,7 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
         if (++conflicts >= conflictRounds) break
         const reloaded = yield* loadStanding(context)
         if (reloaded === undefined) break
-        standing = { ...reloaded, answers: standing.answers }
+        standing = { ...reloaded, answers: standing.answers, definitions: standing.definitions }
         continue
       }
       applied++
@@ -258,16 +258,30 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
       standing.state = result.state
       standing.version = recorded.value.version
       standing.cause = recorded.value.fact.id
-      yield* startCalls(
-        context,
-        standing,
-        result.outputs.filter((output): output is StartCallOutput => output.kind === "start_call")
-      )
+      standing.answers.push(...recorded.value.answers)
+      yield* startCalls(context, standing, recorded.value.later)
+      if (isEnded(result.state)) yield* handOffToCaller(context)
+      else if ((nextDueAt(result.state) ?? Number.POSITIVE_INFINITY) < engine.timerLoop.wakesAt)
+        yield* Queue.offer(engine.nudges, undefined)
       for (const output of result.outputs)
         if (output.kind === "emit")
           yield* Effect.forkDaemon(offerEmitted(context, output.event, recorded.value.emitted))
     }
+    if (applied >= inputsPerDrive || conflicts >= conflictRounds) yield* Queue.offer(engine.nudges, undefined)
     return { applied: applied > 0, going: true, firstTaken } satisfies Drove
+  })
+
+/**
+ * Drives the run that called this one, now it ended (its ending marked the call arrived on the caller's due
+ * document in the same append): the drive's own appends wake no host (ADR 0279), so it hands the caller on itself,
+ * on a fiber of its own once this run's lock is let go.
+ */
+const handOffToCaller = (context: RunContext) =>
+  Effect.suspend(() => {
+    const calledBy = calledByOf(context.started)
+    return calledBy === undefined
+      ? Effect.void
+      : Effect.asVoid(Effect.forkDaemon(driveRun(callerStreamOf(context.stream, calledBy))))
   })
 
 /** Offers the events a run emitted to the playbook's other listening runs, after this run's lock is let go. */

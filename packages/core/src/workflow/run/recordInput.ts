@@ -1,20 +1,32 @@
 import { Effect, Option } from "effect"
 import type { Fact, NewFactMetadata } from "../../domain/Fact.js"
+import type { Formats } from "../../formats/DefinitionFormat.js"
 import { type DraftFact, placeFacts } from "../../ledger/decide.js"
 import { type EventPublished, eventPublished, playbookEventStream } from "../../playbookEvents/eventPublished.js"
+import type { ContentStore } from "../../ports/ContentStore.js"
+import type { Ids } from "../../ports/Ids.js"
 import { Ledger, type StreamAppend, type VersionConflict } from "../../ports/Ledger.js"
 import type { StoreUnavailable } from "../../ports/StoreUnavailable.js"
 import { Views } from "../../ports/Views.js"
+import { foldRun } from "../../runs/foldRun.js"
 import type { RunState } from "../../runs/RunRecord.js"
 import { runStream } from "../../runs/runFacts.js"
 import { runsPartition, runsView } from "../../runs/runsProjection.js"
 import type { Applied, RunStateData } from "../engine/Interpreter.js"
 import { nextDueAt, openCalls, openListens } from "../engine/runState.js"
 import { diffState } from "../engine/statePatch.js"
-import type { WorkflowInput } from "../engine/WorkflowInput.js"
+import type { CallAnswer, WorkflowInput } from "../engine/WorkflowInput.js"
 import { emittedEventFact } from "./emittedEventFact.js"
 import { endingFact } from "./endingFact.js"
 import type { RunContext } from "./RunContext.js"
+import {
+  answerOfRun,
+  type CalleeDefinitions,
+  type CallWithin,
+  type StartCallOutput,
+  startCallWithin
+} from "./startCall.js"
+import { workflowDriveOrigin } from "./WorkflowEngine.js"
 import { type WorkflowInputApplied, workflowInputApplied } from "./workflowFacts.js"
 
 /** The metadata every fact of a workflow run carries: the run, its definition, its chain and its call. */
@@ -61,14 +73,24 @@ export interface Recorded {
   readonly version: number
   /** The record id of each event the input emitted, by event id. */
   readonly emitted: ReadonlyMap<string, string>
+  /** The answers of the calls the input started that answered within its append (or could not start). */
+  readonly answers: ReadonlyArray<{ readonly key: string; readonly answer: CallAnswer }>
+  /** The calls the input started whose callee starts on its own now the input is recorded (workflows). */
+  readonly later: ReadonlyArray<StartCallOutput>
 }
+
+/** How an input's calls start: within its append (`kept` holds the callees' definitions the drive read), or after. */
+export type CallsStart = { readonly within: true; readonly kept: CalleeDefinitions } | { readonly within: false }
 
 /**
  * Appends one applied input as one transaction (workflow-format.md §16.1): its `workflow_input_applied` with the
  * steps, the state patch and the outputs the engine keeps (calls started, next timer), the run's ending when it
  * settled, a cancel request on each going callee it cancels, and each event it emitted on the playbook's events
- * stream — so a crash after the append repeats none of them and a crash before it records nothing. The run's
- * stream must still be at `version`: another instance that applied an input first makes this a `VersionConflict`.
+ * stream — so a crash after the append repeats none of them and a crash before it records nothing — and, when
+ * `calls` says within, the start and ending of each callee that records with its start (ADR 0278), so a call step
+ * costs one commit; a callee's stream that already holds a run makes the input be recorded again without them (its
+ * callee then starts on its own). The run's stream must still be at `version`: another instance that applied an
+ * input first makes this a `VersionConflict`.
  */
 export const recordInput = (
   context: RunContext,
@@ -76,8 +98,9 @@ export const recordInput = (
   before: RunStateData | undefined,
   input: WorkflowInput,
   applied: Applied,
-  causation: string
-): Effect.Effect<Recorded, VersionConflict | StoreUnavailable, Ledger | Views | import("../../ports/Ids.js").Ids> =>
+  causation: string,
+  calls: CallsStart
+): Effect.Effect<Recorded, VersionConflict | StoreUnavailable, Ledger | Views | Ids | Formats | ContentStore> =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const views = yield* Views
@@ -104,7 +127,10 @@ export const recordInput = (
       step_count: applied.steps.length,
       steps: applied.steps,
       output_kinds: applied.outputs.map((output) => output.kind),
-      patch: diffState(before, applied.state),
+      patch: ((p) => {
+        ;(globalThis as any).__dump?.(before, applied.state, p)
+        return p
+      })(diffState(before, applied.state)),
       ...(nextDue === undefined ? {} : { next_due_at: new Date(nextDue).toISOString() }),
       ...(input.kind === "call_answered" ? { answered: [input.key] } : {}),
       open_calls: openCalls(applied.state).map((call) => call.key),
@@ -170,9 +196,38 @@ export const recordInput = (
         })
       }
     }
-    const result = yield* ledger.append(appends)
+    const startCalls = applied.outputs.filter((output): output is StartCallOutput => output.kind === "start_call")
+    const decided: ReadonlyArray<CallWithin> = calls.within
+      ? yield* Effect.forEach(startCalls, (call) => startCallWithin(context, call, inputFact!.id, calls.kept))
+      : startCalls.map((call) => ({ _tag: "Later", call }) as const)
+    for (const call of decided) if (call._tag === "Within") appends.push(...call.started.appends)
+    const result = yield* ledger.append(appends, { origin: workflowDriveOrigin }).pipe(
+      Effect.map(Option.some),
+      Effect.catchTag("VersionConflict", (error) =>
+        error.stream !== context.stream && decided.some((call) => call._tag === "Within")
+          ? Effect.succeed(Option.none())
+          : Effect.fail(error)
+      )
+    )
+    if (Option.isNone(result))
+      return yield* recordInput(context, version, before, input, applied, causation, { within: false })
     const emitted = new Map<string, string>()
-    for (const fact of result.facts)
+    for (const fact of result.value.facts)
       if (fact.type === eventPublished) emitted.set((fact.data as EventPublished).event_id, fact.id)
-    return { fact: result.facts[0]!, version: result.versions.get(context.stream)!, emitted }
+    return {
+      fact: result.value.facts[0]!,
+      version: result.value.versions.get(context.stream)!,
+      emitted,
+      answers: decided.flatMap((call) => answerWithin(call, result.value.facts)),
+      later: decided.flatMap((call) => (call._tag === "Later" ? [call.call] : []))
+    }
   })
+
+/** The answer a call decided within the append has: at once, or its callee's run as the append recorded it. */
+const answerWithin = (call: CallWithin, facts: ReadonlyArray<Fact>) => {
+  if (call._tag === "Answer") return [{ key: call.key, answer: call.answer }]
+  if (call._tag !== "Within") return []
+  const run = facts.filter((fact) => fact.metadata.stream === call.started.stream).reduce(foldRun, undefined)
+  const answer = run === undefined ? undefined : answerOfRun(run)
+  return answer === undefined ? [] : [{ key: call.key, answer }]
+}

@@ -1,10 +1,23 @@
 import { Clock, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
-import { Ledger, type LedgerWakeup } from "../../ports/Ledger.js"
+import { runEndingTypes } from "../../interactions/interactionFacts.js"
+import { whileHeld } from "../../ports/Lease.js"
+import { Ledger, type LedgerWakeup, wakesFor } from "../../ports/Ledger.js"
 import { Views } from "../../ports/Views.js"
 import type { RunState } from "../../runs/RunRecord.js"
 import { runsPartition, runsView } from "../../runs/runsProjection.js"
 import { type DriveServices, driveRun } from "./driveRun.js"
+import { WorkflowEngine, workflowDriveOrigin } from "./WorkflowEngine.js"
 import { type WorkflowDue, workflowDuePartition, workflowDueView } from "./workflowDueProjection.js"
+import { workflowInputApplied } from "./workflowFacts.js"
+
+/**
+ * The facts after which a workflow run may have something to take that no drive of this process carries on with:
+ * a run ended (its caller's call arrived), or a cancel was asked. Any other append wakes no read (ADR 0279).
+ */
+const movesWorkflows: ReadonlySet<string> = new Set(["run_cancel_requested", ...runEndingTypes])
+
+/** An input another instance recorded may have set a timer: the timer loop looks at the due view again. */
+const setsTimers: ReadonlySet<string> = new Set([workflowInputApplied])
 
 /** The page size the host reads due runs in. */
 const duePage = 256
@@ -32,12 +45,14 @@ const runStreamParts = (stream: string) => {
  * run that called it if it ended; (b) its timer loop reads the `workflow_due` view in due order, drives what is due
  * and sleeps until the next due time, a nudge, or the sweep interval; (c) its first pass takes up whatever a
  * stopped instance left. Any number of instances may run it on one database: a run's inputs are applied at the
- * version its stream was read at, so one instance's append wins and the others decide again.
+ * version its stream was read at, so one instance's append wins and the others decide again. The timer loop runs
+ * only on the instance holding the sweeps lease (ADR 0402); wake-ups are taken wherever they land.
  */
 export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
   const ledger = yield* Ledger
   const views = yield* Views
-  const nudges = yield* Queue.sliding<void>(1)
+  const engine = yield* WorkflowEngine
+  const nudges = engine.nudges
 
   const dueDoc = (stream: string) =>
     Effect.map(
@@ -70,7 +85,11 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
       Effect.catchAllCause((cause) => Effect.logWarning("RunLedger workflow host: a wake-up could not be read", cause))
     )
 
-  const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(wakeup.streams, onStream, { discard: true })
+  const onWakeup = (wakeup: LedgerWakeup) => {
+    if (wakeup.origin === workflowDriveOrigin && !wakeup.types?.includes("run_cancel_requested")) return Effect.void
+    if (wakesFor(wakeup, movesWorkflows)) return Effect.forEach(wakeup.streams, onStream, { discard: true })
+    return wakeup.origin === undefined && wakesFor(wakeup, setsTimers) ? Queue.offer(nudges, undefined) : Effect.void
+  }
 
   const wakeups = ledger.wakeups.pipe(Stream.mapEffect(onWakeup, { concurrency, unordered: true }), Stream.runDrain)
 
@@ -110,11 +129,13 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
         stuck ? stuckMillis : 1,
         Math.min(next === undefined ? Number.POSITIVE_INFINITY : next - now, sweepMillis)
       )
+      engine.timerLoop.wakesAt = now + wait
       yield* Effect.raceFirst(Effect.sleep(Duration.millis(wait)), Queue.take(nudges))
+      engine.timerLoop.wakesAt = Number.POSITIVE_INFINITY
     }
   })
 
-  return yield* Effect.all([wakeups.pipe(Effect.forever), timers], { concurrency: 2 }).pipe(
+  return yield* Effect.all([wakeups.pipe(Effect.forever), whileHeld(timers)], { concurrency: 2 }).pipe(
     Effect.zipRight(Effect.never)
   )
 })

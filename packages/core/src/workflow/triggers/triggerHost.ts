@@ -1,5 +1,6 @@
 import { Clock, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
 import { readPartition } from "../../ledger/readPartition.js"
+import { whileHeld } from "../../ports/Lease.js"
 import { Ledger, type LedgerWakeup } from "../../ports/Ledger.js"
 import { Views } from "../../ports/Views.js"
 import type { DriveServices } from "../run/driveRun.js"
@@ -33,6 +34,8 @@ const movesDueTimes = (stream: string): boolean => {
  * view says are due, at most 64 per round, then sleeps on the clock until the next is due, a nudge, or the sweep;
  * (b) its event loop matches each playbook's new facts against its event triggers from the playbook's cursor, woken
  * by ledger wake-ups for that playbook and by the sweep; (c) it records each minute's refusals as `reaction_refused`.
+ * The schedule loop and the sweep run only on the instance holding the sweeps lease (ADR 0402); the others match
+ * the events their wake-ups name and record the refusals they counted.
  */
 export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
   const ledger = yield* Ledger
@@ -42,21 +45,37 @@ export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect
   const nudges = yield* Queue.sliding<void>(1)
   const dirty = yield* Queue.unbounded<string>()
 
-  const everyCursor = Effect.flatMap(readPartition(triggerCursorsView, triggerCursorsPartition), (docs) =>
-    Effect.forEach(docs, (doc) => Queue.offer(dirty, doc.id), { discard: true })
+  /**
+   * The playbooks that have a cursor document (ever had an event trigger), read again when a workflow was saved;
+   * the event loop looks only at those, so a wake-up of another playbook costs no read (ADR 0279).
+   */
+  let watched: ReadonlySet<string> | undefined
+  const readWatched = Effect.map(
+    readPartition(triggerCursorsView, triggerCursorsPartition),
+    (docs) => new Set(docs.map((doc) => doc.id))
   )
+
+  const everyCursor = Effect.flatMap(readWatched, (ids) => {
+    watched = ids
+    return Effect.forEach(ids, (id) => Queue.offer(dirty, id), { discard: true })
+  })
 
   const onWakeup = (wakeup: LedgerWakeup) =>
     Effect.gen(function* () {
+      if (wakeup.streams.some(movesDueTimes)) {
+        watched = undefined
+        yield* Queue.offer(nudges, undefined)
+      }
       const playbooks = new Set(wakeup.streams.flatMap((stream) => playbookOf(stream) ?? []))
       for (const playbook of playbooks) yield* Queue.offer(dirty, playbook)
-      if (wakeup.streams.some(movesDueTimes)) yield* Queue.offer(nudges, undefined)
     })
 
   const events = Effect.gen(function* () {
     const first = yield* Queue.take(dirty)
     const rest = yield* Queue.takeAll(dirty)
+    if (watched === undefined) watched = yield* readWatched.pipe(Effect.orElseSucceed(() => undefined))
     for (const id of new Set([first, ...rest])) {
+      if (watched !== undefined && !watched.has(id)) continue
       const cursor = yield* views
         .get({ view: triggerCursorsView, partition: triggerCursorsPartition, id })
         .pipe(Effect.orElseSucceed(() => Option.none()))
@@ -87,6 +106,14 @@ export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect
     yield* Effect.raceFirst(Effect.sleep(Duration.millis(wait)), Queue.take(nudges))
   })
 
+  /** Off the lease: records the refusals this instance's event matching counted, once their minute is over. */
+  const flushes = Effect.gen(function* () {
+    yield* refusals.flush
+    const now = yield* Clock.currentTimeMillis
+    const wake = Math.min(refusals.nextFlushAt() ?? Number.POSITIVE_INFINITY, now + sweepMillis)
+    yield* Effect.sleep(Duration.millis(Math.max(1, wake - now)))
+  })
+
   const sweep = Effect.gen(function* () {
     yield* everyCursor.pipe(Effect.catchAllCause(() => Effect.void))
     yield* Effect.sleep(Duration.millis(sweepMillis))
@@ -97,8 +124,8 @@ export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect
     [
       wakeups.pipe(Effect.forever),
       events.pipe(Effect.forever),
-      schedules.pipe(Effect.forever),
-      sweep.pipe(Effect.forever)
+      whileHeld(schedules.pipe(Effect.forever), flushes.pipe(Effect.forever)),
+      whileHeld(sweep.pipe(Effect.forever))
     ],
     { concurrency: 4 }
   ).pipe(Effect.zipRight(Effect.never))
