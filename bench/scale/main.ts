@@ -19,6 +19,9 @@ const { steps, concurrent } = config
 /** One trial's figures: throughput, and the cores each group of processes kept busy over the timed window. */
 interface Sample {
   readonly stepsPerSecond: number
+  /** Server CPU milliseconds per step: the lease holder's, and the mean of the other instances'. */
+  readonly holderMsPerStep: number
+  readonly othersMsPerStep: number
   readonly servers: number
   readonly postgres: number
   readonly postgresOwn: number
@@ -53,6 +56,11 @@ const trial = async (databaseUrl: string, databaseName: string, count: number, s
     const begin = Date.now()
     const runs = await round(instances)
     const seconds = (performance.now() - before.at) / 1_000
+    const serversAfter = readCpu(servers)
+    const msPerStep = (instance: (typeof instances)[number]) =>
+      (1_000 * ((serversAfter.get(instance.pid) ?? 0) - (before.servers.get(instance.pid) ?? 0))) / (steps * concurrent)
+    const holder = instances.find((instance) => instance.holdsLease())
+    const others = instances.filter((instance) => instance !== holder)
     const postgresAfter = postgresPids(databaseName)
     const driver = process.cpuUsage(before.driver)
     const machine = machineCpuSeconds()
@@ -61,7 +69,12 @@ const trial = async (databaseUrl: string, databaseName: string, count: number, s
     )
     return {
       stepsPerSecond: (steps * concurrent) / ((Math.max(...runs.map((run) => run.endedAt)) - begin) / 1_000),
-      servers: cpuSpent(before.servers, readCpu(servers)) / seconds,
+      holderMsPerStep: holder === undefined ? Number.NaN : msPerStep(holder),
+      othersMsPerStep:
+        others.length === 0
+          ? Number.NaN
+          : others.reduce((sum, instance) => sum + msPerStep(instance), 0) / others.length,
+      servers: cpuSpent(before.servers, serversAfter) / seconds,
       postgres: cpuSpent(before.backends, readCpu(postgresAfter.backends)) / seconds,
       postgresOwn: cpuSpent(before.own, readCpu(postgresAfter.auxiliary)) / seconds,
       driver: (driver.user + driver.system) / 1e6 / seconds,
@@ -95,7 +108,8 @@ try {
       const sample = await trial(database.url, database.name, count, `scale_${rep}_${count}`)
       samples.get(count)!.push(sample)
       log(
-        `rep ${rep + 1} · ${count} instance${count === 1 ? "" : "s"}: ${fixed(sample.stepsPerSecond, 1)} steps/s; cores ` +
+        `rep ${rep + 1} · ${count} instance${count === 1 ? "" : "s"}: ${fixed(sample.stepsPerSecond, 1)} steps/s; ` +
+          `server CPU ms/step: lease holder ${fixed(sample.holderMsPerStep, 1)}, others ${fixed(sample.othersMsPerStep, 1)}; cores ` +
           `busy: servers ${fixed(sample.servers)}, PostgreSQL ${fixed(sample.postgres)} + ${fixed(sample.postgresOwn)} ` +
           `own, driver ${fixed(sample.driver)}, machine ${fixed(sample.machine)}; load average ${load()}` +
           (sample.wrong === undefined ? "" : `; WRONG: ${sample.wrong}`)
@@ -124,7 +138,15 @@ for (const count of config.instances)
         .padEnd(20)} | ${fixed(medianOf(count, (sample) => sample.servers)).padStart(13)} | ` +
       `${fixed(medianOf(count, (sample) => sample.postgres + sample.postgresOwn)).padStart(16)} | ` +
       `${fixed(medianOf(count, (sample) => sample.driver)).padStart(12)} | ` +
-      `${fixed(medianOf(count, (sample) => sample.machine)).padStart(13)}`
+      `${fixed(medianOf(count, (sample) => sample.machine)).padStart(13)} | ` +
+      `${fixed(
+        medianOf(count, (sample) => (1_000 * sample.servers) / sample.stepsPerSecond),
+        1
+      ).padStart(18)} | ` +
+      `${fixed(
+        medianOf(count, (sample) => (1_000 * (sample.postgres + sample.postgresOwn)) / sample.stepsPerSecond),
+        1
+      ).padStart(22)}`
   )
 
 const fewest = Math.min(...config.instances)
@@ -154,4 +176,20 @@ log(
     : `bound at ${most} instances: not the CPU — the ${cores} cores were ${fixed((100 * busy) / cores, 0)}% busy (${shares}); ` +
         "the runs wait on PostgreSQL (commits and row locks), not on a core"
 )
+// Whether each step costs more CPU as instances are added: work the instances repeat, which no core count removes.
+const perStep = (count: number) =>
+  medianOf(count, (sample) => (1_000 * (sample.servers + sample.postgres + sample.postgresOwn)) / sample.stepsPerSecond)
+if (most !== fewest)
+  log(
+    `CPU per step (servers and PostgreSQL): ${fixed(perStep(fewest), 1)} ms at ${fewest}, ${fixed(perStep(most), 1)} ms at ${most}` +
+      ` (×${fixed(perStep(most) / perStep(fewest))}); at ${most} the lease holder used ` +
+      `${fixed(
+        medianOf(most, (sample) => sample.holderMsPerStep),
+        1
+      )} ms per step, each other instance ` +
+      `${fixed(
+        medianOf(most, (sample) => sample.othersMsPerStep),
+        1
+      )} ms`
+  )
 if ([...samples.values()].flat().some((sample) => sample.wrong !== undefined)) process.exitCode = 1

@@ -13,6 +13,8 @@ export interface ServerInstance {
   readonly url: string
   readonly pid: number
   readonly child: ChildProcess
+  /** Whether it holds the sweeps lease, by the last thing it said of it (ADR 0402). */
+  readonly holdsLease: () => boolean
 }
 
 /** Starts one instance on `url`'s database and `schema`, on a port of its own; resolves once it listens. */
@@ -23,16 +25,19 @@ const startInstance = (databaseUrl: string, schema: string): Promise<ServerInsta
       stdio: ["ignore", "pipe", "pipe"]
     })
     const said: Array<string> = []
+    let holds = false
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
       reject(new Error(`an instance did not listen within ${startMillis / 1000} s:\n${said.join("\n")}`))
     }, startMillis)
     const hear = (line: string) => {
       said.push(line)
+      if (line.includes("holds the sweeps lease")) holds = true
+      else if (line.includes("gave up the sweeps lease")) holds = false
       const listening = /listens on (http:\/\/\S+) /.exec(line)
       if (listening === null) return
       clearTimeout(timer)
-      resolve({ url: listening[1]!, pid: child.pid!, child })
+      resolve({ url: listening[1]!, pid: child.pid!, child, holdsLease: () => holds })
     }
     createInterface({ input: child.stdout! }).on("line", hear)
     createInterface({ input: child.stderr! }).on("line", hear)

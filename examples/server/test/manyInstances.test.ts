@@ -305,7 +305,6 @@ postgresSuite("three instances on one database, the lease holder killed mid-way"
       expect(calleesPerCall(await allRuns("type=workflow"))).toBe(count("nested"))
       expect(calleesPerCall(await allRuns("type=interaction"))).toBe(count("asker"))
 
-      // Each ping started one run, whichever instances matched it.
       /** The runs of a triggered workflow as get_run shows them, with their outputs (the list leaves them out). */
       const triggeredRuns = async (name: string) =>
         Promise.all(
@@ -313,6 +312,7 @@ postgresSuite("three instances on one database, the lease holder killed mid-way"
             async (listed) => (await send(0, "GET", `/runs/${listed.run_id}`)).body
           )
         )
+      // Each ping started one run, whichever instances matched it.
       const reactions = await triggeredRuns("reactor")
       expect(reactions.every((run) => run.status === "succeeded")).toBe(true)
       expect(reactions.map((run) => run.output.got[0].id).toSorted()).toEqual(

@@ -39,7 +39,7 @@ export interface HttpHandlerOptions {
   readonly shutdown?: AbortSignal
 }
 
-/** A response to send: one built here, or a mount's own (web-standard, its body streamed on as the mount writes it). */
+/** An answer before it is made web-standard: built here, or a mount's taken in with `fromWeb` (its body streamed on). */
 type Answer = HttpServerResponse.HttpServerResponse
 
 /** The answer to a call that ended with `exit`: its response, its rejection as a problem, or an incident. */
@@ -52,11 +52,12 @@ const answerOf = (exit: Exit.Exit<Answer, Rejection>, requestId: string): Answer
 }
 
 /**
- * The catalog as a web-standard handler (HTTP API seed, ADR 0105). Mounts first, then the routes that need no key,
- * then every operation served over HTTP under `/v1/orgs/{org}`: each call authenticated and run through the core's
- * dispatcher as one effect on the runtime, on a fiber of its own that the client's going does not interrupt (a held
- * request races its wait against a change inside it). Every failure is a problem document; a defect is `internal`
- * with an incident id, logged once. Responses are `@effect/platform` HttpServerResponses made web-standard.
+ * The catalog as a web-standard handler (HTTP API seed; ADR 0101, 0237). Mounts first, then the routes that need no
+ * key, then every operation served over HTTP under `/v1/orgs/{org}`: each call authenticated, routed, its input read
+ * and run through the core's dispatcher as one effect on the runtime, on a fiber of its own that the client's going
+ * does not interrupt (a held request races its wait against a change inside it). Every failure is a problem
+ * document; a defect is `internal` with an incident id, logged once. Answers are `@effect/platform`
+ * HttpServerResponses made web-standard, a HEAD's without its body.
  */
 export const toWebHandler = (runtime: RunLedgerRuntime, options: HttpHandlerOptions = {}): WebHandler => {
   const operations = options.catalog ?? coreCatalog

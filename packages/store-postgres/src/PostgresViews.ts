@@ -5,29 +5,33 @@ import { type FactRow, factColumns, toFact } from "./factRows.js"
 import { projectFacts } from "./projectFacts.js"
 import type { Tables } from "./Tables.js"
 import { unavailable } from "./unavailable.js"
+import { partitionKeyOf, partitionKeySql } from "./viewIndexes.js"
 
 /**
- * The statement of a page of a view's partition, written so that PostgreSQL walks `runledger_views_sorted` in order
- * with or without statistics (ADR 0013): the partition and the bound are two row comparisons on the index's columns
- * (view, partition, sort, id) whose first columns are not strict, so the planner takes them for at least the whole
- * view (a third of the table each without statistics) and never finds sorting the partition cheaper than walking
- * it; the bound document itself is left out by `<>`.
+ * The statement of a page of a view's partition, written so that PostgreSQL walks `runledger_views_partition_order`
+ * (partition key, sort, id) in order with or without statistics (ADR 0013): the partition and the bound are a row
+ * comparison on the index's columns and a bound on the key, whose first columns are not strict, so the planner takes
+ * them for at least the whole partition (a third of the table each without statistics) and never finds sorting the
+ * partition cheaper than walking it; the bound document itself is left out by `<>`. The lower bound is always a row
+ * comparison, so the two bounds are never taken together for a narrow range of the key.
  */
 export const listStatement = (sql: PgClient, tables: Tables, view: string, partition: string, listing: ViewListing) => {
   const ascending = listing.direction === "ascending"
   const after = listing.after
-  const [start, end] = ascending ? [sql.literal(">="), sql.literal("<=")] : [sql.literal("<="), sql.literal(">=")]
-  const conditions =
-    after === undefined
-      ? [sql`(view, partition) ${start} (${view}, ${partition})`]
-      : [
-          sql`(view, partition, sort, id) ${start} (${view}, ${partition}, ${after.sort}, ${after.id})`,
-          sql`(sort, id) <> (${after.sort}, ${after.id})`
-        ]
-  conditions.push(sql`(view, partition) ${end} (${view}, ${partition})`)
+  const column = sql.literal(partitionKeySql)
+  const key = partitionKeyOf(sql, view, partition)
+  const conditions = [
+    after !== undefined && ascending
+      ? sql`(${column}, sort, id) >= (${key}, ${after.sort}, ${after.id})`
+      : sql`(${column}, sort, id) >= (${key}, '', '')`,
+    after !== undefined && !ascending
+      ? sql`(${column}, sort, id) <= (${key}, ${after.sort}, ${after.id})`
+      : sql`${column} <= ${key}`
+  ]
+  if (after !== undefined) conditions.push(sql`(sort, id) <> (${after.sort}, ${after.id})`)
   return sql<ViewDoc>`SELECT id, sort, data FROM ${tables.views}
     WHERE ${sql.and(conditions)}
-    ORDER BY ${ascending ? sql`view, partition, sort, id` : sql`view DESC, partition DESC, sort DESC, id DESC`}
+    ORDER BY ${ascending ? sql`${column}, sort, id` : sql`${column} DESC, sort DESC, id DESC`}
     LIMIT ${Math.max(0, Math.floor(listing.limit))}`
 }
 

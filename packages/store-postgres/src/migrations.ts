@@ -7,13 +7,16 @@ import { LockNamespace, lockKeys } from "./advisoryLocks.js"
 import { appendFunctions } from "./appendFunctions.js"
 import { streamOwnerSql } from "./factIndexes.js"
 import type { Tables } from "./Tables.js"
+import { partitionKeySql } from "./viewIndexes.js"
 
 /**
  * The store's migrations, in order. Text columns that are compared or sorted use `COLLATE "C"` so PostgreSQL
  * orders them as JavaScript compares strings; `tx` is the appending transaction's id, the first half of the
  * global order. The second migration creates the append's server-side functions (`appendFunctions.ts`). The fourth
- * indexes the global order by the owner of the stream (ADR 0012); on a database that already holds facts it builds
- * the index over them, holding appends back while it does (about 10 s a million facts).
+ * indexes the global order by the owner of the stream (ADR 0012), the fifth replaces the views' index on
+ * `(view, partition, sort, id)` by one on `(partition key, sort, id)` (ADR 0013); on a database that already holds
+ * facts and documents they build the indexes over them, holding appends back while they do (about 10 s a million
+ * facts).
  */
 const migrations = (sql: PgClient, tables: Tables) =>
   Migrator.fromRecord({
@@ -55,7 +58,12 @@ const migrations = (sql: PgClient, tables: Tables) =>
       PRIMARY KEY (owner, sha256, chunk)
     )`,
     "4_owner_order": sql`CREATE INDEX runledger_facts_owner_order
-      ON ${tables.facts} (${sql.literal(streamOwnerSql)}, tx, global_position)`
+      ON ${tables.facts} (${sql.literal(streamOwnerSql)}, tx, global_position)`,
+    "5_partition_order": Effect.gen(function* () {
+      yield* sql`CREATE INDEX runledger_views_partition_order
+        ON ${tables.views} (${sql.literal(partitionKeySql)}, sort, id)`
+      yield* sql`DROP INDEX ${sql(`${tables.schema}.runledger_views_sorted`)}`
+    })
   })
 
 /**

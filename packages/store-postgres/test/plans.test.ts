@@ -11,11 +11,12 @@ import { decodePosition } from "../src/position.js"
 import { readAllStatement } from "../src/readAll.js"
 import { makeTables } from "../src/Tables.js"
 
-/** A node of an `EXPLAIN (FORMAT JSON)` plan. */
+/** A node of an `EXPLAIN (FORMAT JSON)` plan; the blocks with `ANALYZE, BUFFERS`, its children's included. */
 interface PlanNode {
   readonly "Node Type": string
   readonly "Index Name"?: string
-  readonly "Scan Direction"?: string
+  readonly "Shared Hit Blocks"?: number
+  readonly "Shared Read Blocks"?: number
   readonly Plans?: ReadonlyArray<PlanNode>
 }
 
@@ -61,17 +62,25 @@ postgresSuite("plans of pages, with and without statistics", "alongside", ({ url
     60_000
   )
 
-  /** The plan of a statement, as PostgreSQL would run it now. */
-  const planOf = (statement: Statement<unknown>) =>
+  /** The plan of a statement as PostgreSQL would run it now, or as it ran it (`ANALYZE, BUFFERS`). */
+  const explain = (statement: Statement<unknown>, options: string) =>
     Effect.gen(function* () {
       const sql = yield* pgClient
       const [text, params] = statement.compile()
       const [row] = yield* sql.unsafe<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(
-        `EXPLAIN (FORMAT JSON) ${text}`,
+        `EXPLAIN (${options}FORMAT JSON) ${text}`,
         params
       )
-      return nodesOf(row["QUERY PLAN"][0].Plan)
+      return row["QUERY PLAN"][0].Plan
     })
+  const planOf = (statement: Statement<unknown>) => Effect.map(explain(statement, ""), nodesOf)
+
+  /** The blocks a statement read when PostgreSQL ran it. */
+  const blocksOf = (statement: Statement<unknown>) =>
+    Effect.map(
+      explain(statement, "ANALYZE, BUFFERS, "),
+      (plan) => (plan["Shared Hit Blocks"] ?? 0) + (plan["Shared Read Blocks"] ?? 0)
+    )
 
   /** Checks that a plan walks `index` in order (an index scan, no bitmap, no sort). */
   const walks = (nodes: ReadonlyArray<PlanNode>, index: string) => {
@@ -121,7 +130,7 @@ postgresSuite("plans of pages, with and without statistics", "alongside", ({ url
         for (const after of [undefined, { sort: "0000000250", id: `plans/${playbook}-250` }])
           walks(
             yield* listPlan(`plans/${playbook}`, { direction, limit: 51, ...(after === undefined ? {} : { after }) }),
-            "runledger_views_sorted"
+            "runledger_views_partition_order"
           )
     }
   })
@@ -137,6 +146,30 @@ postgresSuite("plans of pages, with and without statistics", "alongside", ({ url
         yield* sql`ANALYZE ${facts}`
         yield* sql`ANALYZE ${views}`
         yield* checkPlans
+      })
+    ))
+
+  it("stops a walk at the end of its owner or its partition, where another's facts or documents follow", () =>
+    run(
+      Effect.gen(function* () {
+        const sql = yield* pgClient
+        const tables = makeTables(sql, schema)
+        const [fifth] = yield* sql<{ tx: string; global_position: string }>`SELECT tx::text, global_position::text
+          FROM ${tables.facts} WHERE stream LIKE 'playbook/plans/small/%' ORDER BY tx, global_position OFFSET 4 LIMIT 1`
+        const read: GlobalRead = {
+          direction: "backward",
+          limit: 1_000,
+          from: `${fifth.tx}:${fifth.global_position}`,
+          filter: { streamPrefix: "playbook/plans/small/" }
+        }
+        const from = yield* decodePosition(read.from!)
+        expect(yield* blocksOf(readAllStatement(sql, tables, read, from))).toBeLessThan(30)
+        const listing: ViewListing = {
+          direction: "descending",
+          limit: 1_000,
+          after: { sort: "0000000005", id: "plans/small-5" }
+        }
+        expect(yield* blocksOf(listStatement(sql, tables, "runs", "plans/small", listing))).toBeLessThan(30)
       })
     ))
 

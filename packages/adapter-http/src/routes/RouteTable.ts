@@ -38,7 +38,8 @@ const decodeSegment = (segment: string): string | undefined => {
  * win over parameters from the left. HEAD reaches the GET operation of its path.
  */
 export class RouteTable {
-  private readonly routes: ReadonlyArray<Route>
+  /** The routes by their number of segments, each list most specific first. */
+  private readonly routes: ReadonlyMap<number, ReadonlyArray<Route>>
 
   constructor(operations: ReadonlyArray<Operation>) {
     const byTemplate = new Map<string, Route>()
@@ -48,18 +49,22 @@ export class RouteTable {
       route.methods.set(operation.route.method, operation)
       byTemplate.set(template, route)
     }
-    this.routes = [...byTemplate.values()].sort((a, b) => specificity(b) - specificity(a))
+    const routes = new Map<number, Array<Route>>()
+    for (const route of [...byTemplate.values()].sort((a, b) => specificity(b) - specificity(a))) {
+      const sameLength = routes.get(route.segments.length) ?? []
+      sameLength.push(route)
+      routes.set(route.segments.length, sameLength)
+    }
+    this.routes = routes
   }
 
   /** What a method and a pathname reach. */
   match(method: string, pathname: string): RouteMatch {
     const parts = pathname.split("/").slice(1)
-    const matching = this.routes.filter(
-      (route) =>
-        route.segments.length === parts.length &&
-        route.segments.every((segment, index) =>
-          "literal" in segment ? segment.literal === parts[index] : parts[index] !== ""
-        )
+    const matching = (this.routes.get(parts.length) ?? []).filter((route) =>
+      route.segments.every((segment, index) =>
+        "literal" in segment ? segment.literal === parts[index] : parts[index] !== ""
+      )
     )
     if (matching.length === 0) return { _tag: "NotFound" }
     const routed = method === "HEAD" ? "GET" : method

@@ -20,13 +20,25 @@ export const dayBucketView = "run_day_buckets"
  */
 export const runDayView = "run_days"
 
+/**
+ * A function of one fact that keeps its last answer: the store keys a fact and then folds it into each of its
+ * documents one after another, so each of these is worked out once per fact.
+ */
+const lastAnswer = <A>(answer: (fact: Fact) => A): ((fact: Fact) => A) => {
+  let last: { readonly fact: Fact; readonly answer: A } | undefined
+  return (fact) => {
+    if (last?.fact !== fact) last = { fact, answer: answer(fact) }
+    return last.answer
+  }
+}
+
 /** The run tally a fact of a run's stream changes. */
-const tallyKeyOf = (fact: Fact): ViewKey | undefined => {
+const tallyKeyOf = lastAnswer((fact): ViewKey | undefined => {
   const [root, org, playbook, kind, runId] = fact.metadata.stream.split("/")
   return root === "playbook" && kind === "runs" && runId !== undefined
     ? { view: runTallyView, partition: `${org}/${playbook}`, id: runId }
     : undefined
-}
+})
 
 /**
  * The bucket a fact of a run moves: an ending's, or the start of a later attempt's (which takes the run out until
@@ -43,12 +55,26 @@ const bucketKeyOf = (fact: Fact, tally: ViewKey): ViewKey | undefined => {
 }
 
 /**
+ * The run's tally after a fact, from its tally before: the bucket, the day and the tally a fact changes all fold it
+ * from the same tally, so the last fold is kept.
+ */
+const tallyAfter = (() => {
+  let last:
+    | { readonly fact: Fact; readonly before: RunTally | undefined; readonly after: RunTally | undefined }
+    | undefined
+  return (fact: Fact, before: RunTally | undefined): RunTally | undefined => {
+    if (last?.fact !== fact || last.before !== before) last = { fact, before, after: foldRunTally(before, fact) }
+    return last.after
+  }
+})()
+
+/**
  * What a fact moves in its run's bucket and day: the run's counted share to take out, and what the run adds after
  * the fact, from the tally as it stood before the fact.
  */
 const movedShare = (fact: Fact, before: RunTally | undefined) => ({
   without: before?.counted,
-  added: contributionOf(foldRunTally(before, fact))
+  added: contributionOf(tallyAfter(fact, before))
 })
 
 /** A document with a share taken out and another added, by a function that moves one. */
@@ -81,7 +107,7 @@ const movedDay = (current: ViewDoc | undefined, fact: Fact, key: ViewKey, before
 
 /** The run's tally after the fact, remembering what it adds to its bucket when the fact moved the bucket. */
 const nextTally = (current: ViewDoc | undefined, fact: Fact, key: ViewKey) => {
-  const next = foldRunTally(current?.data as RunTally | undefined, fact)
+  const next = tallyAfter(fact, current?.data as RunTally | undefined)
   if (next === undefined) return undefined
   const { counted, ...tally } = next
   const now = bucketKeyOf(fact, key) === undefined ? counted : contributionOf(next)

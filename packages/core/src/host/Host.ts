@@ -50,15 +50,14 @@ export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect
     }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("RunLedger host: a wake-up could not be read", cause)))
 
   const onWakeup = (wakeup: LedgerWakeup) =>
-    wakesFor(wakeup, movesTimers)
-      ? Effect.forEach(
-          wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
-          onStream,
-          { discard: true }
-        )
-      : Effect.void
+    Effect.forEach(
+      wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
+      onStream,
+      { discard: true }
+    )
 
   const wakeups = ledger.wakeups.pipe(
+    Stream.filter((wakeup) => wakesFor(wakeup, movesTimers)),
     Stream.mapEffect(onWakeup, { concurrency: settings.concurrency, unordered: true }),
     Stream.runDrain
   )

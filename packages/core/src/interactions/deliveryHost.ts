@@ -79,15 +79,17 @@ export const runDeliveryHost: Effect.Effect<never, never, DeliveryServices | Vie
       )
 
     const onWakeup = (wakeup: LedgerWakeup) =>
-      wakesFor(wakeup, movesDeliveries)
-        ? Effect.forEach(
-            wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
-            onStream,
-            { discard: true }
-          )
-        : Effect.void
+      Effect.forEach(
+        wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
+        onStream,
+        { discard: true }
+      )
 
-    const wakeups = ledger.wakeups.pipe(Stream.mapEffect(onWakeup), Stream.runDrain)
+    const wakeups = ledger.wakeups.pipe(
+      Stream.filter((wakeup) => wakesFor(wakeup, movesDeliveries)),
+      Stream.mapEffect(onWakeup),
+      Stream.runDrain
+    )
 
     /** Launches every due delivery, page by page; the time of the next one after now, and whether one was busy. */
     const launchDue = Effect.gen(function* () {

@@ -20,7 +20,7 @@ const poolBytes = 4096
 
 /**
  * Random bytes from the platform's cryptographic source, drawn a pool at a time and each given out once: one call
- * of the source serves 409 ids rather than one.
+ * of the source serves 409 ids rather than one (ADR 0238).
  */
 const randomSource = () => {
   let pool = new Uint8Array(0)

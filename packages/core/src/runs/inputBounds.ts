@@ -23,7 +23,7 @@ export const depthOf = (value: unknown, stop = Number.POSITIVE_INFINITY): number
 
 /** The run's input within the seed's bounds (HTTP "Runs and results"), or `invalid_input` at `/input`. */
 export const checkInputBounds = (input: unknown): Rejection | undefined => {
-  if (new TextEncoder().encode(JSON.stringify(input)).length > inputBytesBound)
+  if (Buffer.byteLength(JSON.stringify(input) ?? "", "utf8") > inputBytesBound)
     return invalidAt("/input", "input: holds more than 256 KiB as JSON; send a smaller input.")
   if (depthOf(input, inputDepthBound) > inputDepthBound)
     return invalidAt("/input", "input: nests more than 512 levels deep.")

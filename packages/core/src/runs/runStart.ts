@@ -74,7 +74,7 @@ export const carryOut = (
 /** The ending fact of a format's ending, holding the output and record to the shared bound. */
 const endingDraft = (ending: Exclude<FormatEnding, { _tag: "Started" }>) => {
   if (ending._tag === "Succeeded") {
-    const bytes = new TextEncoder().encode(JSON.stringify({ output: ending.output, record: ending.record })).length
+    const bytes = Buffer.byteLength(JSON.stringify({ output: ending.output, record: ending.record }), "utf8")
     if (bytes <= outputAndRecordBound + 20)
       return { type: "run_succeeded", data: { output: ending.output, record: ending.record } }
     return {

@@ -30,6 +30,15 @@ describe("durations by bin", () => {
     expect(countDuration(three, 401, -1)).toEqual([-400, 1, -622, 2])
   })
 
+  it("counts a duration inside a skip, in a counted bin or past the end, and takes out none never counted", () => {
+    expect(countDuration([-3, 2, -5, 1], 5, 1)).toEqual([-3, 2, -1, 1, -3, 1])
+    expect(countDuration([-3, 2, -2, 1], 4, 1)).toEqual([-3, 2, 1, -1, 1])
+    expect(countDuration([-3, 2, 1], 4, 1)).toEqual([-3, 2, 2])
+    expect(countDuration([2], 9, 1)).toEqual([2, -8, 1])
+    expect(countDuration([-3, 2], 1, -1)).toEqual([-3, 2])
+    expect(countDuration([-3, 2], 7, -1)).toEqual([-3, 2])
+  })
+
   it("adds histograms by bin, and takes the nearest rank: the bin at place ⌈p × n⌉ of the n durations", () => {
     const counts = binCounts([
       [-100, 10, -99, 4],
