@@ -20,7 +20,8 @@ export interface ServerInstance {
 /** Starts one instance on `url`'s database and `schema`, on a port of its own; resolves once it listens. */
 const startInstance = (databaseUrl: string, schema: string): Promise<ServerInstance> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serverMain], {
+    const nodeArguments = process.env.BENCH_SERVER_NODE_OPTIONS?.split(" ").filter((part) => part !== "") ?? []
+    const child = spawn(process.execPath, [...nodeArguments, serverMain], {
       env: { ...process.env, PORT: "0", DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema },
       stdio: ["ignore", "pipe", "pipe"]
     })

@@ -19,14 +19,16 @@ export interface Wakeups {
 }
 
 /**
- * What a notification carries: the instance that sent it, the streams appended to (none for a heartbeat) and the
- * types of the facts appended (absent from an instance of an earlier version).
+ * What a notification carries: the instance that sent it, the streams appended to (none for a heartbeat), the
+ * types of the facts appended and the appender's tag, `AppendOptions.origin` (each absent from an instance of an
+ * earlier version; the tag also when the append had none).
  */
 const Message = Schema.parseJson(
   Schema.Struct({
     origin: Schema.String,
     streams: Schema.Array(Schema.String),
-    types: Schema.optional(Schema.Array(Schema.String))
+    types: Schema.optional(Schema.Array(Schema.String)),
+    appended_by: Schema.optional(Schema.String)
   })
 )
 
@@ -36,19 +38,23 @@ const payloadLimit = 7900
 /** The LISTEN connection stopped delivering this instance's own heartbeats. */
 class ListenLost extends Data.TaggedError("ListenLost") {}
 
-/** Splits an append's wake-up into NOTIFY payloads under PostgreSQL's size limit, each with the append's types. */
+/**
+ * Splits an append's wake-up into NOTIFY payloads under PostgreSQL's size limit, each with the append's types and
+ * its appender's tag.
+ */
 const payloads = (origin: string, wakeup: LedgerWakeup): ReadonlyArray<string> => {
   const types = wakeup.types ?? []
+  const by = wakeup.origin === undefined ? {} : { appended_by: wakeup.origin }
+  const message = (streams: ReadonlyArray<string>) => JSON.stringify({ origin, streams, types, ...by })
   const result: Array<string> = []
   let batch: Array<string> = []
   for (const stream of new Set(wakeup.streams)) {
-    const grown = JSON.stringify({ origin, streams: [...batch, stream], types })
-    if (batch.length > 0 && Buffer.byteLength(grown) > payloadLimit) {
-      result.push(JSON.stringify({ origin, streams: batch, types }))
+    if (batch.length > 0 && Buffer.byteLength(message([...batch, stream])) > payloadLimit) {
+      result.push(message(batch))
       batch = [stream]
     } else batch.push(stream)
   }
-  if (batch.length > 0) result.push(JSON.stringify({ origin, streams: batch, types }))
+  if (batch.length > 0) result.push(message(batch))
   return result
 }
 
@@ -75,7 +81,8 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
               ? Effect.void
               : PubSub.publish(pubsub, {
                   streams: message.streams,
-                  ...(message.types === undefined ? {} : { types: message.types })
+                  ...(message.types === undefined ? {} : { types: message.types }),
+                  ...(message.appended_by === undefined ? {} : { origin: message.appended_by })
                 })
       })
 

@@ -1,4 +1,4 @@
-import { type StreamAppend, wakeupOf } from "@runledger/core"
+import { type AppendOptions, type StreamAppend, wakeupOf } from "@runledger/core"
 import { literal } from "./sqlLiterals.js"
 import type { Wakeups } from "./Wakeups.js"
 
@@ -25,7 +25,8 @@ export const lockNames = (schema: string, keys: Iterable<string>): string =>
 export const appendArguments = (
   schema: string,
   wakeups: Wakeups,
-  appends: ReadonlyArray<StreamAppend>
+  appends: ReadonlyArray<StreamAppend>,
+  options?: AppendOptions
 ): AppendArguments => {
   const streams = appends.map((entry) => entry.stream)
   return {
@@ -49,7 +50,7 @@ export const appendArguments = (
         }))
       )
     ),
-    notify: [literal.text(wakeups.channel), literal.texts(wakeups.payloads(wakeupOf(appends)))],
+    notify: [literal.text(wakeups.channel), literal.texts(wakeups.payloads(wakeupOf(appends, options)))],
     factCount: appends.reduce((count, { facts }) => count + facts.length, 0)
   }
 }

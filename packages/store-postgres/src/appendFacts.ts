@@ -45,7 +45,7 @@ export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext
     options?: AppendOptions
   ): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> =>
     Effect.suspend(() => {
-      const args = appendArguments(tables.schema, wakeups, appends)
+      const args = appendArguments(tables.schema, wakeups, appends, options)
       const touchesViews = appends.some(({ facts }) => facts.some((fact) => projectedTypes.has(fact.type)))
       const appended = touchesViews
         ? appendProjecting(sql, tables.schema, projections, appends, args)

@@ -6,7 +6,7 @@ import { expect, it } from "vitest"
 import { newFact, testPrefix } from "./facts.js"
 
 postgresSuite("wake-ups across instances", "alongside", ({ url, schema }) => {
-  it("wakes many subscribers of one instance after an append on another, and each instance's own once", () =>
+  it("wakes many subscribers of one instance after an append on another, and each instance's own once, with the append's types and origin", () =>
     Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
@@ -31,15 +31,20 @@ postgresSuite("wake-ups across instances", "alongside", ({ url, schema }) => {
           const subscribers = yield* Effect.forEach(Array.from({ length: 50 }), () => woken(listening, "take one"))
           const own = yield* woken(appending, "500 millis")
           yield* Effect.sleep("100 millis")
-          yield* appending.append([{ stream, expected: 0, facts: [newFact("wake")] }])
+          yield* appending.append([{ stream, expected: 0, facts: [newFact("wake")] }], { origin: "elsewhere" })
           const received = yield* Fiber.joinAll(subscribers).pipe(Effect.timeout("10 seconds"))
-          expect(received.map((wakeups) => wakeups[0].streams)).toEqual(received.map(() => [stream]))
+          expect(received.map((wakeups) => wakeups[0])).toEqual(
+            received.map(() => ({ streams: [stream], types: ["wake"], origin: "elsewhere" }))
+          )
           expect(yield* Fiber.join(own)).toHaveLength(1)
 
           const back = yield* woken(appending, "take one")
           yield* Effect.sleep("100 millis")
           yield* listening.append([{ stream, expected: 1, facts: [newFact("wake")] }])
-          expect((yield* Fiber.join(back).pipe(Effect.timeout("10 seconds")))[0].streams).toEqual([stream])
+          expect((yield* Fiber.join(back).pipe(Effect.timeout("10 seconds")))[0]).toEqual({
+            streams: [stream],
+            types: ["wake"]
+          })
         })
       )
     ))

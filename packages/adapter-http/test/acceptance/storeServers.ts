@@ -9,7 +9,7 @@ import {
 } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import * as PostgresStore from "@runledger/store-postgres"
-import { postgresSuite } from "@runledger/store-postgres/testing"
+import { factCount, postgresSuite } from "@runledger/store-postgres/testing"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { describe } from "vitest"
 
@@ -57,11 +57,13 @@ export const startAcceptanceServer = async <S = never>(
     },
     /** How many facts the ledger holds. */
     factCount: () =>
-      runtime.runPromise(
-        Effect.flatMap(Ledger, (ledger) => ledger.readAll({ direction: "forward", limit: 1_000_000 })).pipe(
-          Effect.map((facts) => facts.length)
-        )
-      ),
+      store.kind === "postgres"
+        ? factCount(store.url, store.schema)
+        : runtime.runPromise(
+            Effect.flatMap(Ledger, (ledger) => ledger.readAll({ direction: "forward", limit: 1_000_000 })).pipe(
+              Effect.map((facts) => facts.length)
+            )
+          ),
     close: async () => {
       await server.close()
       await runtime.dispose()

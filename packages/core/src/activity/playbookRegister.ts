@@ -11,10 +11,12 @@ export const registerId = "register"
 /** How many changes the register keeps: the newest 100; an older change has no row. */
 export const registerBound = 100
 
-/** One change of the register: a playbook created or updated, when and by whom. */
+/** One change of the register: a playbook created or updated, when and by whom, at which position of its stream. */
 export interface PlaybookChange {
   readonly playbook: string
   readonly at: string
+  /** The stream position of the change's last fact (absent from a document written before it was kept). */
+  readonly position?: number
   readonly by: string
   readonly change: "created" | "updated"
 }
@@ -25,8 +27,9 @@ export interface PlaybookRegister {
 }
 
 /**
- * Folds playbook facts into the register: each creation, and each update (its name, description or page; the
- * facts of one update share their time and are one change), newest first, the newest 100 kept.
+ * Folds playbook facts into the register: each creation, and each update (its name, description or page), newest
+ * first, the newest 100 kept. A page saved by the creation or update whose fact it follows in one append (the next
+ * stream position, the same time) is part of that change.
  */
 export const playbookRegisterProjection: Projection = {
   view: registerView,
@@ -39,10 +42,15 @@ export const playbookRegisterProjection: Projection = {
     const changes = (current?.data as PlaybookRegister | undefined)?.changes ?? []
     const playbook = fact.metadata.stream.split("/")[3]
     const at = isoOf(fact.metadata.at)
-    if (changes[0]?.playbook === playbook && changes[0].at === at) return current
+    const position = fact.metadata.position
+    const latest = changes[0]
+    const pageOfLatest = fact.type === "playbook_page_saved" && latest?.playbook === playbook && latest.at === at
+    if (pageOfLatest && latest.position === position - 1)
+      return { id: key.id, sort: key.id, data: { changes: [{ ...latest, position }, ...changes.slice(1)] } }
     const change: PlaybookChange = {
       playbook,
       at,
+      position,
       by: fact.metadata.by,
       change: fact.type === "playbook_created" ? "created" : "updated"
     }
@@ -51,11 +59,14 @@ export const playbookRegisterProjection: Projection = {
   }
 }
 
-/** A change of the register as the item a row shows: `playbooks/<playbook>/<at in milliseconds>`. */
+/**
+ * A change of the register as the item a row shows: `playbooks/<playbook>/<stream position of its last fact>`
+ * (`<at in milliseconds>` for a change kept before its position was).
+ */
 export const changeItem = (change: PlaybookChange): ActivityItem =>
   itemOf({
     kind: "new",
-    address: `playbooks/${change.playbook}/${Date.parse(change.at)}`,
+    address: `playbooks/${change.playbook}/${change.position ?? Date.parse(change.at)}`,
     playbook: change.playbook,
     at: change.at,
     by: change.by,

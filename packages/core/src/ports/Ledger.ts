@@ -86,13 +86,13 @@ export interface LedgerWakeup {
   /** The types of the facts appended; absent when the store could not say (an older instance's notification). */
   readonly types?: ReadonlyArray<string>
   /**
-   * The appender's tag (`AppendOptions.origin`), on wake-ups of this process's own appends only: a subscriber may
-   * leave alone what the appender itself carries on with (ADR 0279).
+   * The appender's tag (`AppendOptions.origin`), on wake-ups of this process's appends and of other instances'
+   * alike: a subscriber may leave alone what the appender itself carries on with (ADR 0279).
    */
   readonly origin?: string
 }
 
-/** How an append is made: `origin` tags this process's wake-up of it. */
+/** How an append is made: `origin` tags its wake-up, in this process and in every other one. */
 export interface AppendOptions {
   readonly origin?: string
 }

@@ -2,7 +2,7 @@ import { Chunk, Context, Effect, Either, Exit, Fiber, Layer, ManagedRuntime, Opt
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { NewFact } from "../domain/Fact.js"
 import { uuidv7 } from "../ports/Ids.js"
-import { type GlobalFilter, Ledger, type PositionedFact } from "../ports/Ledger.js"
+import { type AppendOptions, type GlobalFilter, Ledger, type PositionedFact } from "../ports/Ledger.js"
 import { type Projection, Projections, Views } from "../ports/Views.js"
 import { counterProjection, counterView } from "./conformanceProjection.js"
 
@@ -496,44 +496,38 @@ export const ledgerConformance = (
         })
       ))
 
+    /** Appends `facts` to `stream` while subscribed, and the first wake-up that names the stream. */
+    const wakeupOfAppend = (stream: string, facts: ReadonlyArray<NewFact>, options?: AppendOptions) =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const waiter = yield* Effect.fork(
+          ledger.wakeups.pipe(
+            Stream.filter((wakeup) => wakeup.streams.includes(stream)),
+            Stream.take(1),
+            Stream.runCollect
+          )
+        )
+        yield* Effect.sleep("100 millis")
+        yield* ledger.append([{ stream, expected: 0, facts }], options)
+        return Chunk.unsafeHead(yield* Fiber.join(waiter).pipe(Effect.timeout("10 seconds")))
+      })
+
     it("wakes subscribers after an append", () =>
       run(
         Effect.gen(function* () {
-          const ledger = yield* Ledger
           const stream = `${prefix()}woken`
-          const waiter = yield* Effect.fork(
-            ledger.wakeups.pipe(
-              Stream.filter((wakeup) => wakeup.streams.includes(stream)),
-              Stream.take(1),
-              Stream.runCollect
-            )
-          )
-          yield* Effect.sleep("100 millis")
-          yield* ledger.append([{ stream, expected: 0, facts: [fact("wake")] }])
-          const woken = yield* Fiber.join(waiter).pipe(Effect.timeout("10 seconds"))
-          expect(Chunk.toReadonlyArray(woken)[0].streams).toContain(stream)
+          expect((yield* wakeupOfAppend(stream, [fact("wake")])).streams).toContain(stream)
         })
       ))
 
     it("says in a wake-up which fact types were appended, and the appender's origin", () =>
       run(
         Effect.gen(function* () {
-          const ledger = yield* Ledger
-          const stream = `${prefix()}tagged`
-          const waiter = yield* Effect.fork(
-            ledger.wakeups.pipe(
-              Stream.filter((wakeup) => wakeup.streams.includes(stream)),
-              Stream.take(1),
-              Stream.runCollect
-            )
-          )
-          yield* Effect.sleep("100 millis")
-          yield* ledger.append([{ stream, expected: 0, facts: [fact("first"), fact("second"), fact("first")] }], {
+          const woken = yield* wakeupOfAppend(`${prefix()}tagged`, [fact("first"), fact("second"), fact("first")], {
             origin: "conformance"
           })
-          const [woken] = Chunk.toReadonlyArray(yield* Fiber.join(waiter).pipe(Effect.timeout("10 seconds")))
-          expect([...(woken!.types ?? [])].sort()).toEqual(["first", "second"])
-          expect(woken!.origin).toBe("conformance")
+          expect([...(woken.types ?? [])].sort()).toEqual(["first", "second"])
+          expect(woken.origin).toBe("conformance")
         })
       ))
 

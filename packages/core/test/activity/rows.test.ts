@@ -42,7 +42,7 @@ describe("new rows", () => {
       `finance/runs/${runId}`,
       "finance/definitions/computation/echo/2",
       "finance/definitions/computation/echo/1",
-      `playbooks/finance/${Date.parse((await f.ok("get_playbook", { playbook: "finance" })).created_at)}`
+      "playbooks/finance/1"
     ])
     expect(rows[0]).toEqual({
       ...nulls,
@@ -77,10 +77,12 @@ describe("new rows", () => {
   it("an update of a playbook's name and page together is one change, at its time", async () => {
     const updated = await f.ok("update_playbook", { playbook: "sales", name: "Sales", page: "title: Sales\n" })
     const rows = (await rowsOf("new", { playbook: "sales" })).filter((row) => row.change !== null)
-    expect(rows.map((row) => [row.change, row.address])).toEqual([
-      ["updated", `playbooks/sales/${Date.parse(updated.updated_at)}`],
-      ["created", `playbooks/sales/${Date.parse(updated.created_at)}`]
+    expect(rows.map((row) => [row.change, Date.parse(row.at)])).toEqual([
+      ["updated", Date.parse(updated.updated_at)],
+      ["created", Date.parse(updated.created_at)]
     ])
+    expect(rows[0]!.address).toMatch(/^playbooks\/sales\/\d+$/)
+    expect(rows[1]!.address).toBe("playbooks/sales/1")
   })
 
   it("keeps the newest 100 changes of the register; an older change has no row", async () => {
@@ -89,6 +91,7 @@ describe("new rows", () => {
     const rows = (await rowsOf("new", { limit: 200 })).filter((row) => row.address.startsWith("playbooks/"))
     expect(rows).toHaveLength(100)
     expect(rows.every((row) => row.playbook === "archive" && row.change === "updated")).toBe(true)
+    expect(new Set(rows.map((row) => row.address)).size).toBe(100)
   })
 })
 

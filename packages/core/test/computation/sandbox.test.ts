@@ -3,9 +3,12 @@ import { Exit, runExit, runOf, sandboxRuntime } from "./sandboxFixture.js"
 
 const runtime = sandboxRuntime({ runWorkers: 2 })
 const tight = sandboxRuntime({ runWorkers: 1, bounds: { work: 300, memoryBytes: 64 * 1024 * 1024 } })
+/** A work budget no run reaches before its deadline, however fast the machine (the default's lasts about 0.5 s). */
+const ample = sandboxRuntime({ runWorkers: 1, bounds: { work: 1_000_000_000, memoryBytes: 64 * 1024 * 1024 } })
 afterAll(async () => {
   await runtime.dispose()
   await tight.dispose()
+  await ample.dispose()
 })
 
 const output = async (source: string, input: unknown = null) => {
@@ -231,7 +234,7 @@ describe("escapes and exhaustion end unworkable and leave the process healthy", 
   })
 
   it("ends a run past its deadline as the deadline, not as the program", async () => {
-    const exit = await runExit(runtime, runOf("export default () => { while (true) {} }", null, 300))
+    const exit = await runExit(ample, runOf("export default () => { while (true) {} }", null, 300))
     expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("SandboxDeadline")
     await healthy()
   })

@@ -29,7 +29,8 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
     readonly nudges: Queue.Queue<void>
     /**
      * When the host's timer loop next looks at the due view by itself (milliseconds since the epoch); infinite while
-     * it is awake, so a timer set meanwhile nudges it.
+     * it is awake, so a timer set meanwhile nudges it; minus infinity while it does not run (another instance holds
+     * the sweeps lease), so nothing nudges it.
      */
     readonly timerLoop: { wakesAt: number }
   }
@@ -46,7 +47,7 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
         maxRunMilliseconds: settings.maxRunMilliseconds ?? defaultMaxRunMilliseconds,
         runtimeVersion: settings.serverVersion,
         nudges: yield* Queue.sliding<void>(1),
-        timerLoop: { wakesAt: Number.POSITIVE_INFINITY }
+        timerLoop: { wakesAt: Number.NEGATIVE_INFINITY }
       }
     })
   )
@@ -54,6 +55,12 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
 
 /** The origin a drive's appends carry: the drive carries on with what they record, so the host leaves them alone. */
 export const workflowDriveOrigin = "workflow-drive"
+
+/**
+ * The origin of a drive's append that set its run's next timer: the drive carries on with the rest, and the host on
+ * the instance that runs the timer loop (any instance: ADR 0402) looks whether the loop must wake sooner.
+ */
+export const workflowTimerOrigin = "workflow-drive-timer"
 
 /** Keeps a read document by its version key, forgetting the oldest beyond the bound. */
 export const keepDocument = (documents: Map<string, WorkflowDocument>, key: string, document: WorkflowDocument) => {

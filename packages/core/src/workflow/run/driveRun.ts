@@ -9,7 +9,7 @@ import { Views } from "../../ports/Views.js"
 import { readRun } from "../../runs/readRun.js"
 import { apply } from "../engine/apply.js"
 import type { RunStateData } from "../engine/Interpreter.js"
-import { armedTimers, isEnded, nextDueAt, openCalls } from "../engine/runState.js"
+import { armedTimers, isEnded, openCalls } from "../engine/runState.js"
 import type { CallAnswer, RunEvent, WorkflowInput } from "../engine/WorkflowInput.js"
 import { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
 import { loadWorkflowDocument } from "./loadWorkflowDocument.js"
@@ -261,8 +261,6 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
       standing.answers.push(...recorded.value.answers)
       yield* startCalls(context, standing, recorded.value.later)
       if (isEnded(result.state)) yield* handOffToCaller(context)
-      else if ((nextDueAt(result.state) ?? Number.POSITIVE_INFINITY) < engine.timerLoop.wakesAt)
-        yield* Queue.offer(engine.nudges, undefined)
       for (const output of result.outputs)
         if (output.kind === "emit")
           yield* Effect.forkDaemon(offerEmitted(context, output.event, recorded.value.emitted))

@@ -26,7 +26,7 @@ import {
   type StartCallOutput,
   startCallWithin
 } from "./startCall.js"
-import { workflowDriveOrigin } from "./WorkflowEngine.js"
+import { workflowDriveOrigin, workflowTimerOrigin } from "./WorkflowEngine.js"
 import { type WorkflowInputApplied, workflowInputApplied } from "./workflowFacts.js"
 
 /** The metadata every fact of a workflow run carries: the run, its definition, its chain and its call. */
@@ -106,6 +106,7 @@ export const recordInput = (
     const views = yield* Views
     const settle = applied.outputs.find((output) => output.kind === "settle")
     const nextDue = settle === undefined ? nextDueAt(applied.state) : undefined
+    const setsTimer = nextDue !== undefined && nextDue !== (before === undefined ? undefined : nextDueAt(before))
     const starting = applied.outputs.flatMap((output) =>
       output.kind === "start_call"
         ? [
@@ -127,10 +128,7 @@ export const recordInput = (
       step_count: applied.steps.length,
       steps: applied.steps,
       output_kinds: applied.outputs.map((output) => output.kind),
-      patch: ((p) => {
-        ;(globalThis as any).__dump?.(before, applied.state, p)
-        return p
-      })(diffState(before, applied.state)),
+      patch: diffState(before, applied.state),
       ...(nextDue === undefined ? {} : { next_due_at: new Date(nextDue).toISOString() }),
       ...(input.kind === "call_answered" ? { answered: [input.key] } : {}),
       open_calls: openCalls(applied.state).map((call) => call.key),
@@ -201,7 +199,8 @@ export const recordInput = (
       ? yield* Effect.forEach(startCalls, (call) => startCallWithin(context, call, inputFact!.id, calls.kept))
       : startCalls.map((call) => ({ _tag: "Later", call }) as const)
     for (const call of decided) if (call._tag === "Within") appends.push(...call.started.appends)
-    const result = yield* ledger.append(appends, { origin: workflowDriveOrigin }).pipe(
+    const origin = setsTimer ? workflowTimerOrigin : workflowDriveOrigin
+    const result = yield* ledger.append(appends, { origin }).pipe(
       Effect.map(Option.some),
       Effect.catchTag("VersionConflict", (error) =>
         error.stream !== context.stream && decided.some((call) => call._tag === "Within")

@@ -28,10 +28,20 @@ export interface WorkflowDue {
   readonly cancel?: { readonly kind: string; readonly reason?: string; readonly at: string; readonly by: string }
 }
 
+/**
+ * How long after it was recorded a call's mark (a callee to start, a callee that ended) makes its run due. The
+ * drive or the wake-up that recorded it takes it up at once; the due view is the backstop for a crash in between,
+ * and its timer loop, on whichever instance holds the sweeps lease, would otherwise drive the run beside the drive
+ * carrying on with it, the two conflicting at every step (ADR 0279).
+ */
+export const handOverMillis = 2_000
+
+const handedOver = (at: string): string => new Date(Date.parse(at) + handOverMillis).toISOString()
+
 const earliest = (due: WorkflowDue): string => {
   let sort = due.next_due_at ?? never
-  for (const at of Object.values(due.arrivals)) if (at < sort) sort = at
-  for (const call of Object.values(due.starting)) if (call.at < sort) sort = call.at
+  for (const at of Object.values(due.arrivals)) if (handedOver(at) < sort) sort = handedOver(at)
+  for (const call of Object.values(due.starting)) if (handedOver(call.at) < sort) sort = handedOver(call.at)
   if (due.cancel !== undefined && due.cancel.at < sort) sort = due.cancel.at
   return sort
 }

@@ -6,7 +6,7 @@ import { Views } from "../../ports/Views.js"
 import type { RunState } from "../../runs/RunRecord.js"
 import { runsPartition, runsView } from "../../runs/runsProjection.js"
 import { type DriveServices, driveRun } from "./driveRun.js"
-import { WorkflowEngine, workflowDriveOrigin } from "./WorkflowEngine.js"
+import { WorkflowEngine, workflowDriveOrigin, workflowTimerOrigin } from "./WorkflowEngine.js"
 import { type WorkflowDue, workflowDuePartition, workflowDueView } from "./workflowDueProjection.js"
 import { workflowInputApplied } from "./workflowFacts.js"
 
@@ -60,14 +60,35 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
       (doc) => Option.getOrUndefined(doc) as { sort: string; data: WorkflowDue } | undefined
     )
 
-  /** Drives the run of `stream` if its due document says now, else lets the timer loop know of its time. */
+  /**
+   * Drives the run of `stream` if its due document says a callee ended, a cancel was asked or its time has come,
+   * else lets the timer loop know of its time.
+   */
   const lookAt = (stream: string) =>
     Effect.gen(function* () {
       const doc = yield* dueDoc(stream)
       if (doc === undefined) return
-      if (Date.parse(doc.sort) <= (yield* Clock.currentTimeMillis)) yield* driveRun(stream)
+      const waiting = Object.keys(doc.data.arrivals).length > 0 || doc.data.cancel !== undefined
+      if (waiting || Date.parse(doc.sort) <= (yield* Clock.currentTimeMillis)) yield* driveRun(stream)
       else yield* Queue.offer(nudges, undefined)
     })
+
+  /** Nudges the timer loop if it runs here and a run of `streams` is due before it would look by itself. */
+  const timerSet = (streams: ReadonlyArray<string>) =>
+    Effect.forEach(
+      streams,
+      (stream) =>
+        runStreamParts(stream) === undefined || engine.timerLoop.wakesAt === Number.NEGATIVE_INFINITY
+          ? Effect.void
+          : Effect.flatMap(dueDoc(stream), (doc) =>
+              doc !== undefined && Date.parse(doc.sort) < engine.timerLoop.wakesAt
+                ? Queue.offer(nudges, undefined)
+                : Effect.void
+            ),
+      { discard: true }
+    ).pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("RunLedger workflow host: a wake-up could not be read", cause))
+    )
 
   const onStream = (stream: string) =>
     Effect.gen(function* () {
@@ -85,13 +106,31 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
       Effect.catchAllCause((cause) => Effect.logWarning("RunLedger workflow host: a wake-up could not be read", cause))
     )
 
-  const onWakeup = (wakeup: LedgerWakeup) => {
-    if (wakeup.origin === workflowDriveOrigin && !wakeup.types?.includes("run_cancel_requested")) return Effect.void
-    if (wakesFor(wakeup, movesWorkflows)) return Effect.forEach(wakeup.streams, onStream, { discard: true })
-    return wakeup.origin === undefined && wakesFor(wakeup, setsTimers) ? Queue.offer(nudges, undefined) : Effect.void
+  /**
+   * What a wake-up asks of the host (ADR 0279): a look at its streams; a look at whether a drive's new timer is due
+   * before the timer loop wakes; a nudge of the timer loop (an input from an instance that does not tag its
+   * appends); or nothing (a drive's own append, which that drive carries on with, wherever it runs).
+   */
+  const askOf = (wakeup: LedgerWakeup): "look" | "timer" | "nudge" | undefined => {
+    const fromDrive = wakeup.origin === workflowDriveOrigin || wakeup.origin === workflowTimerOrigin
+    if (fromDrive && !wakeup.types?.includes("run_cancel_requested"))
+      return wakeup.origin === workflowTimerOrigin ? "timer" : undefined
+    if (wakesFor(wakeup, movesWorkflows)) return "look"
+    return wakeup.origin === undefined && wakesFor(wakeup, setsTimers) ? "nudge" : undefined
   }
 
-  const wakeups = ledger.wakeups.pipe(Stream.mapEffect(onWakeup, { concurrency, unordered: true }), Stream.runDrain)
+  const answer = (wakeup: LedgerWakeup) => {
+    const ask = askOf(wakeup)
+    if (ask === "look") return Effect.forEach(wakeup.streams, onStream, { discard: true })
+    if (ask === "timer") return timerSet(wakeup.streams)
+    return Queue.offer(nudges, undefined)
+  }
+
+  const wakeups = ledger.wakeups.pipe(
+    Stream.filter((wakeup) => askOf(wakeup) !== undefined),
+    Stream.mapEffect(answer, { concurrency, unordered: true }),
+    Stream.runDrain
+  )
 
   /** Drives every run that is due, page by page; the time of the next due run after now, if any. */
   const driveDue = Effect.gen(function* () {
@@ -115,6 +154,7 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
   })
 
   const timers = Effect.gen(function* () {
+    engine.timerLoop.wakesAt = Number.POSITIVE_INFINITY
     for (;;) {
       const { now, next, stuck } = yield* driveDue.pipe(
         Effect.catchAllCause((cause) =>
@@ -133,7 +173,13 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
       yield* Effect.raceFirst(Effect.sleep(Duration.millis(wait)), Queue.take(nudges))
       engine.timerLoop.wakesAt = Number.POSITIVE_INFINITY
     }
-  })
+  }).pipe(
+    Effect.ensuring(
+      Effect.sync(() => {
+        engine.timerLoop.wakesAt = Number.NEGATIVE_INFINITY
+      })
+    )
+  )
 
   return yield* Effect.all([wakeups.pipe(Effect.forever), whileHeld(timers)], { concurrency: 2 }).pipe(
     Effect.zipRight(Effect.never)
