@@ -1,3 +1,4 @@
+import { textTable } from "../shared/textTable.js"
 import { median } from "./measure.js"
 import type { Sample } from "./repetitions.js"
 import type { Step, Target } from "./steps.js"
@@ -110,14 +111,6 @@ export const table = (rows: ReadonlyArray<Figure>): string => {
     row.target,
     row.problems.length > 0 ? "WRONG" : row.pass === undefined ? "—" : row.pass ? "PASS" : "FAIL"
   ])
-  const numeric = new Set([2, 3, 4, 5, 6, 7])
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)))
-  const format = (line: ReadonlyArray<string>) =>
-    line
-      .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
-      .join(" | ")
   const notes = rows.flatMap((row) => row.problems.map((problem) => `WRONG ${row.store} ${row.workload}: ${problem}`))
-  return [format(header), widths.map((width) => "-".repeat(width)).join("-|-"), ...cells.map(format), "", ...notes]
-    .join("\n")
-    .trimEnd()
+  return [textTable(header, cells, new Set([2, 3, 4, 5, 6, 7])), "", ...notes].join("\n").trimEnd()
 }

@@ -8,6 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { cpus } from "node:os"
 import { median } from "../ledger/measure.js"
 import { loadPostgresStore } from "../ledger/postgresStore.js"
+import { textTable } from "../shared/textTable.js"
 import { readReadsConfig } from "./config.js"
 import { type Playbook, recordRuns } from "./dataset.js"
 import { type ReadRow, readRows } from "./readRows.js"
@@ -138,13 +139,7 @@ const table = (rows: ReadonlyArray<Figure>): string => {
     row.target,
     row.pass ? "PASS" : "FAIL"
   ])
-  const numeric = new Set([3, 4, 5, 6])
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)))
-  const format = (line: ReadonlyArray<string>) =>
-    line
-      .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
-      .join(" | ")
-  return [format(header), widths.map((width) => "-".repeat(width)).join("-|-"), ...cells.map(format)].join("\n")
+  return textTable(header, cells, new Set([3, 4, 5, 6]))
 }
 
 const figures: Array<Figure> = []

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto"
-import * as PgClient from "@effect/sql-pg/PgClient"
 import { toWebHandler } from "@runledger/adapter-http"
 import { type ContentStore, type Ledger, RunLedger, type Views } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Context, Effect, Layer, ManagedRuntime } from "effect"
-import { clientLayer, type PostgresStore } from "../ledger/postgresStore.js"
+import { Effect, type Layer, ManagedRuntime } from "effect"
+import type { PostgresStore } from "../ledger/postgresStore.js"
 import { trivialDocument } from "../runs/program.js"
+import { dropSchema } from "../shared/dropSchema.js"
+import { onDatabase } from "../shared/onDatabase.js"
 import type { Playbook } from "./dataset.js"
 
 /** Where the benchmark's runtime keeps its ledger. */
@@ -90,13 +91,6 @@ export const openReadsRuntime = async (
     await untilServed(org, `/playbooks/${id}/definitions/computation`, twice, `save twice in ${org}/${id}`)
     await untilServed(org, `/playbooks/${id}/definitions/computation/twice/run`, { input: { n: 0 } }, "run twice")
   }
-  /** Runs a statement on the store's database, on a client of its own. */
-  const onDatabase = (url: string, statement: (sql: PgClient.PgClient) => Effect.Effect<unknown, unknown>) =>
-    Effect.runPromise(
-      Effect.scoped(
-        Effect.flatMap(Layer.build(clientLayer(url)), (context) => statement(Context.get(context, PgClient.PgClient)))
-      )
-    )
   return {
     runtime,
     send,
@@ -108,8 +102,7 @@ export const openReadsRuntime = async (
     },
     close: async () => {
       await runtime.dispose()
-      if (store.kind === "postgres")
-        await onDatabase(store.url, (sql) => Effect.ignore(sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`))
+      if (store.kind === "postgres") await dropSchema(store.url, schema)
     }
   }
 }

@@ -7,6 +7,9 @@ import { cpus, loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
 import { median } from "../ledger/measure.js"
 import { loadPostgresStore } from "../ledger/postgresStore.js"
+import { fixed } from "../shared/fixed.js"
+import { interleaved } from "../shared/interleaved.js"
+import { textTable } from "../shared/textTable.js"
 import { bareQuickJs } from "./bareQuickJs.js"
 import { readRunsConfig } from "./config.js"
 import { drive, quantile } from "./drive.js"
@@ -133,8 +136,7 @@ const measure = async (row: Row, count: number): Promise<Sample> => {
 log("warm-up…")
 for (const row of rows) await measure(row, Math.min(perRep, 200))
 for (let rep = 0; rep < config.reps; rep++) {
-  const order = rep % 2 === 0 ? rows : [...rows].reverse()
-  for (const row of order) row.samples.push(await measure(row, runsOf(row)))
+  for (const row of interleaved(rows, rep)) row.samples.push(await measure(row, runsOf(row)))
   log(
     `rep ${rep + 1}/${config.reps}: ${rows
       .map((row) => `${row.store}/${row.workers} ${Math.round(row.samples.at(-1)!.runsPerSecond)}/s`)
@@ -146,7 +148,6 @@ for (const row of rows) await row.runtime?.close()
 const of = (row: Row, pick: (sample: Sample) => number | undefined) =>
   median(row.samples.flatMap((sample) => (pick(sample) === undefined ? [] : [pick(sample)!])))
 const bareP50 = of(rows[0]!, (sample) => sample.p50)
-const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "—")
 const header = [
   "row",
   "store",
@@ -215,9 +216,7 @@ const cells = rows.map((row) => {
     pass === undefined ? "—" : pass ? "PASS" : "FAIL"
   ]
 })
-const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)))
-const format = (line: ReadonlyArray<string>) => line.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")
-log(`\n${[format(header), widths.map((width) => "-".repeat(width)).join("-|-"), ...cells.map(format)].join("\n")}`)
+log(`\n${textTable(header, cells)}`)
 log(
   "\nMedians over the repetitions. p50/p95: latency of one run as its caller sees it (HTTP round trip in-process; " +
     "bare: one newContext…dispose). p50 / bare p50: how many bare runs one HTTP run costs. sandbox p50: time in " +

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto"
-import * as PgClient from "@effect/sql-pg/PgClient"
-import { toWebHandler } from "@runledger/adapter-http"
 import { type ContentStore, FormatsLive, type Ledger, RunLedger, type Views } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Context, Effect, Layer, ManagedRuntime } from "effect"
-import { clientLayer, type PostgresStore } from "../ledger/postgresStore.js"
+import { Layer, ManagedRuntime } from "effect"
+import type { PostgresStore } from "../ledger/postgresStore.js"
+import { dropSchema } from "../shared/dropSchema.js"
+import { inProcessClient } from "../shared/inProcessClient.js"
 import { inputOf, trivialDocument } from "./program.js"
 import { timedSandbox } from "./timedSandbox.js"
 
@@ -55,7 +55,6 @@ const patiently = async (request: () => Promise<void>) => {
     await new Promise((resolve) => setTimeout(resolve, 2_000))
   }
 }
-const local = { remoteAddress: "127.0.0.1" }
 
 /**
  * Opens a runtime on `store` with `runWorkers` sandbox workers, in local mode, saves the function and runs it once
@@ -69,18 +68,10 @@ export const openRuntimeRow = async (store: RowStore, runWorkers: number): Promi
   const runtime = ManagedRuntime.make(
     RunLedger.onStore(storeLayer, {}, FormatsLive.pipe(Layer.provide(timedSandbox(runWorkers, sandboxTimes))))
   )
-  const handler = toWebHandler(runtime)
+  const request = inProcessClient(runtime)
   const send = async (method: string, path: string, body: unknown) => {
-    const response = await handler(
-      new Request(`http://bench${path}`, {
-        method,
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body)
-      }),
-      local
-    )
-    const text = await response.text()
-    if (response.status >= 300) throw new Refused(response.status, `${method} ${path}: ${response.status} ${text}`)
+    const { status, text } = await request(method, path, body)
+    if (status >= 300) throw new Refused(status, `${method} ${path}: ${status} ${text}`)
   }
   await send("POST", "/v1/orgs/local/playbooks", { playbook: "bench", name: "bench" })
   const save = () =>
@@ -105,16 +96,7 @@ export const openRuntimeRow = async (store: RowStore, runWorkers: number): Promi
     sandboxTimes,
     close: async () => {
       await runtime.dispose()
-      if (store.kind === "postgres") {
-        await Effect.runPromise(
-          Effect.scoped(
-            Effect.flatMap(Layer.build(clientLayer(store.url)), (context) => {
-              const sql = Context.get(context, PgClient.PgClient)
-              return Effect.ignore(sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`)
-            })
-          )
-        )
-      }
+      if (store.kind === "postgres") await dropSchema(store.url, schema)
     }
   }
 }

@@ -1,7 +1,8 @@
+import { type CommonSettings, readCommonSettings } from "../shared/commonSettings.js"
 import { positiveSetting } from "../shared/positiveSetting.js"
 
 /** The scale benchmark's settings, from the environment. */
-export interface ScaleConfig {
+export interface ScaleConfig extends Pick<CommonSettings, "scale" | "reps" | "databaseUrl"> {
   /** BENCH_SCALE: multiplies the steps per workflow (20 at 1) and the workflows started at once (30 at 1). */
   readonly scale: number
   /** `call: run_definition` steps of one workflow. */
@@ -10,15 +11,11 @@ export interface ScaleConfig {
   readonly concurrent: number
   /** BENCH_INSTANCES: the instance counts compared, e.g. 1, 2 and 3. */
   readonly instances: ReadonlyArray<number>
-  /** BENCH_REPS: interleaved repetitions (at least 3). */
-  readonly reps: number
-  /** DATABASE_URL: the server the benchmark creates its own database on (dropped after). */
-  readonly databaseUrl: string
 }
 
 /** Reads the settings from `env`. */
 export const readScaleConfig = (env: NodeJS.ProcessEnv = process.env): ScaleConfig => {
-  const scale = positiveSetting("BENCH_SCALE", env.BENCH_SCALE, 1)
+  const { scale, reps, databaseUrl } = readCommonSettings(env)
   const instances = (env.BENCH_INSTANCES ?? "1,2,3").split(",").map((count) => {
     const value = positiveSetting("BENCH_INSTANCES", count.trim(), 1)
     if (!Number.isInteger(value)) throw new Error(`BENCH_INSTANCES must list whole numbers, got "${count}"`)
@@ -29,7 +26,7 @@ export const readScaleConfig = (env: NodeJS.ProcessEnv = process.env): ScaleConf
     steps: Math.max(5, Math.round(20 * scale)),
     concurrent: Math.max(6, Math.round((30 * scale) / 6) * 6),
     instances,
-    reps: Math.max(3, Math.round(positiveSetting("BENCH_REPS", env.BENCH_REPS, 3))),
-    databaseUrl: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+    reps,
+    databaseUrl
   }
 }

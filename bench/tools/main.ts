@@ -2,8 +2,10 @@
  * bench/tools: query_connection calls to the in-process MCP fake through the runtime (its HTTP handler, in
  * process), interleaved call by call with the same tool called directly by the MCP client on a session of its own,
  * so both are timed under the same load. The runtime holds its session and listing between calls (ADR 0306). Per
- * store it prints calls/s, p50, the ratio runtime/direct and what the runtime adds at p50; once, what the tool
- * servers' port alone adds (its call on a held session), so the rest is the dispatcher and the recording.
+ * store it prints calls/s, p50, the ratio runtime/direct and what the runtime adds at p50, and the main thread's
+ * CPU per call and what the runtime adds to it (Linux; unlike p50, not inflated by waiting for a core on a loaded
+ * machine); once, what the tool servers' port alone adds (its call on a held session), so the rest is the
+ * dispatcher and the recording.
  */
 
 import { loadavg } from "node:os"
@@ -18,6 +20,7 @@ import { Effect, ManagedRuntime } from "effect"
 import { serveInventory } from "../../packages/tool-servers/test/fakes/inventoryHttp.js"
 import { clientLayer } from "../ledger/postgresStore.js"
 import { positiveSetting } from "../shared/positiveSetting.js"
+import { mainThreadOnCpuMillis } from "./threadCpu.js"
 
 const calls = positiveSetting("BENCH_TOOL_CALLS", process.env.BENCH_TOOL_CALLS, 1000)
 const key = "bench-inventory-key"
@@ -27,27 +30,40 @@ const load = () =>
     .map((average) => average.toFixed(2))
     .join(" ")
 
-/** One way of calling the tool, and the milliseconds each of its calls took. */
+/** One way of calling the tool, the milliseconds each of its calls took, and the main thread's CPU they used. */
 interface Timed {
   readonly one: (index: number) => Promise<unknown>
   readonly times: Array<number>
+  /** Milliseconds the main thread spent on a core during the calls (Linux), summed. */
+  cpu?: number
 }
 
 /** Times `count` rounds, each calling every way once in turn: the ways share the machine's load call by call. */
 const interleave = async (count: number, ways: ReadonlyArray<Timed>) => {
   for (let index = 0; index < count; index++)
     for (const way of ways) {
+      const cpu = mainThreadOnCpuMillis()
       const at = performance.now()
       await way.one(index)
       way.times.push(performance.now() - at)
+      const after = mainThreadOnCpuMillis()
+      if (cpu !== undefined && after !== undefined) way.cpu = (way.cpu ?? 0) + after - cpu
     }
 }
 
-/** Calls per second (of the way's own time) and the median milliseconds per call. */
+/**
+ * Calls per second (of the way's own time), the median milliseconds per call, and the main thread's CPU
+ * milliseconds per call (the in-process MCP fake's included, as in every way, so differences are the runtime's).
+ */
 const figures = (way: Timed) => ({
   perSecond: way.times.length / (way.times.reduce((sum, time) => sum + time, 0) / 1000),
-  p50: median(way.times)
+  p50: median(way.times),
+  cpu: way.cpu === undefined ? undefined : way.cpu / way.times.length
 })
+const cpuWords = (way: ReturnType<typeof figures>, base: ReturnType<typeof figures>) =>
+  way.cpu === undefined || base.cpu === undefined
+    ? ""
+    : `; main-thread CPU ${way.cpu.toFixed(2)} ms/call, adds ${(way.cpu - base.cpu).toFixed(2)} ms`
 
 const inventory = await serveInventory(key, "acme")
 const direct = new Client({ name: "bench", version: "1" })
@@ -125,15 +141,15 @@ for (const store of stores) {
     const base = figures(floor)
     const runtimeFigures = figures(through)
     console.log(
-      `  direct, one session:    ${base.perSecond.toFixed(0)} calls/s, p50 ${base.p50.toFixed(2)} ms (beside ${store.name})`
+      `  direct, one session:    ${base.perSecond.toFixed(0)} calls/s, p50 ${base.p50.toFixed(2)} ms (beside ${store.name})${base.cpu === undefined ? "" : `; main-thread CPU ${base.cpu.toFixed(2)} ms/call`}`
     )
     console.log(
-      `  runtime on ${store.name.padEnd(9)}:   ${runtimeFigures.perSecond.toFixed(0)} calls/s, p50 ${runtimeFigures.p50.toFixed(2)} ms; runtime/direct ${(runtimeFigures.p50 / base.p50).toFixed(2)}x, adds ${(runtimeFigures.p50 - base.p50).toFixed(2)} ms p50`
+      `  runtime on ${store.name.padEnd(9)}:   ${runtimeFigures.perSecond.toFixed(0)} calls/s, p50 ${runtimeFigures.p50.toFixed(2)} ms; runtime/direct ${(runtimeFigures.p50 / base.p50).toFixed(2)}x, adds ${(runtimeFigures.p50 - base.p50).toFixed(2)} ms p50${cpuWords(runtimeFigures, base)}`
     )
     if (port.times.length > 0) {
       const portFigures = figures(port)
       console.log(
-        `  the port alone:         p50 ${portFigures.p50.toFixed(2)} ms, adds ${(portFigures.p50 - base.p50).toFixed(2)} ms p50 (its call on the held session)`
+        `  the port alone:         p50 ${portFigures.p50.toFixed(2)} ms, adds ${(portFigures.p50 - base.p50).toFixed(2)} ms p50 (its call on the held session)${cpuWords(portFigures, base)}`
       )
     }
   } catch (error) {

@@ -1,4 +1,6 @@
 import { median } from "../ledger/measure.js"
+import { fixed } from "../shared/fixed.js"
+import { textTable } from "../shared/textTable.js"
 import type { WorkflowsConfig } from "./config.js"
 import { medianOf, type Sample } from "./sample.js"
 
@@ -23,14 +25,6 @@ export interface Report {
   readonly notes: ReadonlyArray<string>
 }
 
-const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "—")
-
-const table = (header: ReadonlyArray<string>, cells: ReadonlyArray<ReadonlyArray<string>>): string => {
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)))
-  const format = (line: ReadonlyArray<string>) => line.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")
-  return [format(header), widths.map((width) => "-".repeat(width)).join("-|-"), ...cells.map(format)].join("\n")
-}
-
 /** A target: a ratio of two figures (of medians, and the median of the per-repetition ratios) against a bound. */
 interface Target {
   readonly what: string
@@ -48,7 +42,7 @@ export const printReport = (report: Report): void => {
   const of = (row: Row | undefined, pick: (sample: Sample) => number | undefined) =>
     row === undefined ? Number.NaN : medianOf(samples.get(row)!, pick)
   log(
-    `\n${table(
+    `\n${textTable(
       [
         "section",
         "row",
@@ -178,7 +172,7 @@ export const printReport = (report: Report): void => {
     )
   ]
   log(
-    `\n${table(
+    `\n${textTable(
       ["target", "ratio of medians", "median of rep ratios", "bound", "result"],
       targets.map((line) => [
         line.what,

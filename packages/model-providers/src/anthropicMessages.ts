@@ -9,8 +9,13 @@ import type {
   ModelRequest
 } from "@runledger/core"
 import { Either } from "effect"
-import { costOf, failureOf, unreadable } from "./failureOf.js"
+import { answerBody } from "./answerBody.js"
+import { answerProvenance } from "./answerProvenance.js"
+import { unreadable } from "./failureOf.js"
+import { postJson } from "./postJson.js"
+import { providerAddress } from "./providerAddress.js"
 import type { ProviderResponse } from "./sendRequest.js"
+import { tokenCount } from "./tokenCount.js"
 
 /** The base address of Anthropic's own API, for an entry without one. */
 const anthropicBase = "https://api.anthropic.com"
@@ -30,8 +35,7 @@ const headersOf = (provider: ModelProviderEntry): Record<string, string> => ({
   ...(provider.apiKey === undefined ? {} : { "x-api-key": provider.apiKey })
 })
 
-const addressOf = (provider: ModelProviderEntry, path: string) =>
-  `${(provider.baseUrl ?? anthropicBase).replace(/\/+$/, "")}${path}`
+const addressOf = (provider: ModelProviderEntry, path: string) => providerAddress(provider, anthropicBase, path)
 
 type Block = Record<string, unknown>
 
@@ -127,8 +131,6 @@ const finishReasons: Readonly<Record<string, FinishReason>> = {
   refusal: "content_filter"
 }
 
-const count = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null)
-
 interface MessageAnswer {
   readonly id?: string
   readonly model?: string
@@ -153,13 +155,9 @@ export const messagesAnswer = (
   response: ProviderResponse,
   request: ModelRequest
 ): Either.Either<ModelAnswer, ModelCallFailed> => {
-  if (response.status < 200 || response.status > 299) return Either.left(failureOf(response))
-  let body: MessageAnswer
-  try {
-    body = JSON.parse(response.text) as MessageAnswer
-  } catch {
-    return Either.left(unreadable("it is not JSON"))
-  }
+  const read = answerBody<MessageAnswer>(response)
+  if (Either.isLeft(read)) return Either.left(read.left)
+  const body = read.right
   if (!Array.isArray(body.content)) return Either.left(unreadable("it holds no content"))
   const uses = body.content.filter((block) => block.type === "tool_use")
   const answered = uses.find((block) => block.name === answerTool)
@@ -172,10 +170,10 @@ export const messagesAnswer = (
       : JSON.stringify(answered.input ?? null)
   const raw = body.stop_reason ?? null
   const usage = body.usage ?? {}
-  const uncached = count(usage.input_tokens)
-  const cacheRead = count(usage.cache_read_input_tokens)
-  const cacheWrite = count(usage.cache_creation_input_tokens)
-  const output = count(usage.output_tokens)
+  const uncached = tokenCount(usage.input_tokens)
+  const cacheRead = tokenCount(usage.cache_read_input_tokens)
+  const cacheWrite = tokenCount(usage.cache_creation_input_tokens)
+  const output = tokenCount(usage.output_tokens)
   const total = uncached === null || output === null ? null : uncached + (cacheRead ?? 0) + (cacheWrite ?? 0) + output
   return Either.right({
     text,
@@ -190,18 +188,13 @@ export const messagesAnswer = (
     finishReason: answered !== undefined ? "stop" : raw === null ? "other" : (finishReasons[raw] ?? "other"),
     rawFinishReason: raw,
     usage: { input: { uncached, cacheRead, cacheWrite }, output: { text: output, reasoning: null }, total },
-    responseId: body.id ?? null,
-    model: body.model ?? request.model,
-    ...costOf(response.headers, request.provider.costHeader)
+    ...answerProvenance(body, request, response)
   })
 }
 
 /** A Messages request. */
 export const messagesRequest = (request: ModelRequest) =>
-  HttpClientRequest.post(addressOf(request.provider, "/v1/messages")).pipe(
-    HttpClientRequest.setHeaders(headersOf(request.provider)),
-    HttpClientRequest.bodyUnsafeJson(messagesBody(request))
-  )
+  postJson(addressOf(request.provider, "/v1/messages"), headersOf(request.provider), messagesBody(request))
 
 /** The request that lists one page of Anthropic's models, after the id of the last one read. */
 export const modelsPageRequest = (provider: ModelProviderEntry, after: string | undefined) =>

@@ -9,8 +9,13 @@ import type {
   ModelRequest
 } from "@runledger/core"
 import { Either } from "effect"
-import { costOf, failureOf, unreadable } from "./failureOf.js"
+import { answerBody } from "./answerBody.js"
+import { answerProvenance } from "./answerProvenance.js"
+import { unreadable } from "./failureOf.js"
+import { postJson } from "./postJson.js"
+import { providerAddress } from "./providerAddress.js"
 import type { ProviderResponse } from "./sendRequest.js"
+import { tokenCount } from "./tokenCount.js"
 
 /** The base address of OpenAI's own API, for an `openai` entry without one. */
 const openAiBase = "https://api.openai.com/v1"
@@ -22,8 +27,7 @@ const headersOf = (provider: ModelProviderEntry): Record<string, string> => ({
 })
 
 /** The address of a path of an OpenAI-compatible API. */
-const addressOf = (provider: ModelProviderEntry, path: string) =>
-  `${(provider.baseUrl ?? openAiBase).replace(/\/+$/, "")}${path}`
+const addressOf = (provider: ModelProviderEntry, path: string) => providerAddress(provider, openAiBase, path)
 
 const messagesOf = (system: string | undefined, messages: ReadonlyArray<ModelMessage>) => [
   ...(system === undefined ? [] : [{ role: "system", content: system }]),
@@ -115,8 +119,6 @@ const finishReasons: Readonly<Record<string, FinishReason>> = {
   function_call: "tool_calls"
 }
 
-const count = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null)
-
 const parsedArguments = (text: unknown): unknown => {
   if (typeof text !== "string") return text ?? {}
   try {
@@ -151,21 +153,17 @@ export const chatAnswer = (
   response: ProviderResponse,
   request: ModelRequest
 ): Either.Either<ModelAnswer, ModelCallFailed> => {
-  if (response.status < 200 || response.status > 299) return Either.left(failureOf(response))
-  let body: ChatCompletion
-  try {
-    body = JSON.parse(response.text) as ChatCompletion
-  } catch {
-    return Either.left(unreadable("it is not JSON"))
-  }
+  const read = answerBody<ChatCompletion>(response)
+  if (Either.isLeft(read)) return Either.left(read.left)
+  const body = read.right
   const choice = body.choices?.[0]
   if (choice?.message === undefined) return Either.left(unreadable("it holds no choice"))
   const raw = choice.finish_reason ?? null
   const usage = body.usage ?? {}
-  const input = count(usage.prompt_tokens)
-  const cached = count(usage.prompt_tokens_details?.cached_tokens)
-  const output = count(usage.completion_tokens)
-  const reasoning = count(usage.completion_tokens_details?.reasoning_tokens)
+  const input = tokenCount(usage.prompt_tokens)
+  const cached = tokenCount(usage.prompt_tokens_details?.cached_tokens)
+  const output = tokenCount(usage.completion_tokens)
+  const reasoning = tokenCount(usage.completion_tokens_details?.reasoning_tokens)
   return Either.right({
     text: choice.message.content ?? choice.message.refusal ?? "",
     toolCalls: (choice.message.tool_calls ?? []).map((call, index) => ({
@@ -178,20 +176,15 @@ export const chatAnswer = (
     usage: {
       input: { uncached: input === null ? null : input - (cached ?? 0), cacheRead: cached, cacheWrite: null },
       output: { text: output === null ? null : output - (reasoning ?? 0), reasoning },
-      total: count(usage.total_tokens)
+      total: tokenCount(usage.total_tokens)
     },
-    responseId: body.id ?? null,
-    model: body.model ?? request.model,
-    ...costOf(response.headers, request.provider.costHeader)
+    ...answerProvenance(body, request, response)
   })
 }
 
 /** A chat completion request to an OpenAI-compatible API. */
 export const chatRequest = (request: ModelRequest) =>
-  HttpClientRequest.post(addressOf(request.provider, "/chat/completions")).pipe(
-    HttpClientRequest.setHeaders(headersOf(request.provider)),
-    HttpClientRequest.bodyUnsafeJson(chatBody(request))
-  )
+  postJson(addressOf(request.provider, "/chat/completions"), headersOf(request.provider), chatBody(request))
 
 /** The request that lists an OpenAI-compatible API's models. */
 export const modelsRequest = (provider: ModelProviderEntry) =>

@@ -6,6 +6,8 @@ export interface ScriptedReply {
   readonly status?: number
   readonly headers?: Readonly<Record<string, string>>
   readonly body: unknown
+  /** Holds the answer: `reached` is called when a call takes this reply, which is answered once `until` settles. */
+  readonly hold?: { readonly reached: () => void; readonly until: Promise<unknown> }
 }
 
 /** A request the scripted model received. */
@@ -29,7 +31,7 @@ export const startScriptedModel = async (api: "openai" | "anthropic") => {
   const server = createServer((request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
+    request.on("end", async () => {
       const text = Buffer.concat(chunks).toString("utf8")
       const path = (request.url ?? "/").split("?")[0]!
       received.push({
@@ -44,6 +46,10 @@ export const startScriptedModel = async (api: "openai" | "anthropic") => {
           : request.method === "POST" && path === callPath
             ? (replies.shift() ?? { status: 500, body: { error: { message: "no reply scripted" } } })
             : { status: 404, body: { error: { message: `no route ${path}` } } }
+      if (reply.hold !== undefined) {
+        reply.hold.reached()
+        await reply.hold.until
+      }
       response.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers })
       response.end(JSON.stringify(reply.body))
     })
@@ -69,6 +75,19 @@ export const startScriptedModel = async (api: "openai" | "anthropic") => {
 }
 
 export type ScriptedModel = Awaited<ReturnType<typeof startScriptedModel>>
+
+/** A reply held until released: `reached` settles when a model call takes it. */
+export const heldReply = (reply: ScriptedReply) => {
+  let reached = () => {}
+  let release = () => {}
+  const arrived = new Promise<void>((resolve) => {
+    reached = resolve
+  })
+  const until = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  return { reply: { ...reply, hold: { reached: () => reached(), until } }, reached: arrived, release: () => release() }
+}
 
 /** A chat completion answering text, with its usage. */
 export const openAiText = (text: string, more: { finish?: string; model?: string } = {}): ScriptedReply => ({

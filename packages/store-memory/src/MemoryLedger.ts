@@ -5,8 +5,8 @@ import {
   type GlobalRead,
   InvalidPosition,
   Ledger,
-  type LedgerWakeup,
   type PositionedFact,
+  type Projection,
   Projections,
   projectFact,
   type StreamAppend,
@@ -16,11 +16,12 @@ import {
   Views,
   wakeupOf
 } from "@runledger/core"
-import { Effect, Layer, Option, PubSub, Stream } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { DocTable } from "./DocTable.js"
 import { FactIndexes, firstAbove } from "./FactIndexes.js"
 import { matchesFilter } from "./matchesFilter.js"
 import { placeFact } from "./placeFact.js"
+import { wakeupFeed } from "./wakeupFeed.js"
 
 /** Everything the memory store holds: facts in global order, streams, ids, owners and chains, and the views. */
 interface MemoryState {
@@ -57,7 +58,7 @@ const refusal = (state: MemoryState, appends: ReadonlyArray<StreamAppend>): Vers
 export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwrapScoped(
   Effect.gen(function* () {
     const projections = yield* Projections
-    const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<LedgerWakeup>(), PubSub.shutdown)
+    const feed = yield* wakeupFeed
     const state: MemoryState = {
       facts: [],
       streams: new Map(),
@@ -66,17 +67,18 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
       views: new DocTable()
     }
 
-    const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
+    /** The projections that read each fact type, in the order of `projections`: a fact meets only its own. */
+    const byType = new Map<string, Array<Projection>>()
+    for (const projection of projections)
+      for (const type of new Set(projection.types)) byType.set(type, [...(byType.get(type) ?? []), projection])
 
     const fold = (table: DocTable, facts: ReadonlyArray<Fact>): void => {
-      for (const fact of facts)
-        if (projectedTypes.has(fact.type))
-          projectFact(
-            projections,
-            fact,
-            (key) => table.get(key),
-            (key: ViewKey, doc: ViewDoc | undefined) => table.write(key, doc)
-          )
+      const read = (key: ViewKey) => table.get(key)
+      const write = (key: ViewKey, doc: ViewDoc | undefined) => table.write(key, doc)
+      for (const fact of facts) {
+        const reading = byType.get(fact.type)
+        if (reading !== undefined) projectFact(reading, fact, read, write)
+      }
     }
 
     const append = (appends: ReadonlyArray<StreamAppend>, options?: AppendOptions) =>
@@ -102,7 +104,7 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
         }
         const facts = state.facts.slice(first)
         fold(state.views, facts)
-        pubsub.unsafeOffer(wakeupOf(appends, options))
+        feed.publish(() => wakeupOf(appends, options))
         return Effect.succeed<AppendResult>({ versions, facts })
       })
 
@@ -143,7 +145,7 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
             position: String(fact.metadata.global_position)
           }))
         ),
-      wakeups: Stream.fromPubSub(pubsub)
+      wakeups: feed.wakeups
     })
 
     const views = Views.of({

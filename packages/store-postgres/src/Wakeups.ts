@@ -1,20 +1,19 @@
 import type { PgClient } from "@effect/sql-pg/PgClient"
 import { type LedgerWakeup, StoreUnavailable } from "@runledger/core"
-import { Data, Deferred, Effect, Option, PubSub, Ref, Schedule, Schema, type Scope, Stream } from "effect"
+import { Chunk, Data, Deferred, Effect, Option, PubSub, Queue, Ref, Schedule, Schema, type Scope, Stream } from "effect"
+import { literal } from "./sqlLiterals.js"
 
 /**
- * The ledger's wake-ups on PostgreSQL. An append NOTIFYs the store's channel inside its transaction (delivered at
- * commit; the append's function calls `pg_notify` with the channel and payloads given here) and wakes this
- * instance's subscribers directly after the commit; one LISTEN connection per instance carries other instances'
- * appends to every subscriber through a PubSub.
+ * The ledger's wake-ups on PostgreSQL. After an append commits, it wakes this instance's subscribers at once and
+ * hands its NOTIFY payloads to the notifier, which sends what the appends of the moment committed in one statement
+ * of its own (ADR 0404); one LISTEN connection per instance carries other instances' appends to every subscriber
+ * through a PubSub.
  */
 export interface Wakeups {
   readonly subscribe: Stream.Stream<LedgerWakeup>
   /** The store's NOTIFY channel. */
   readonly channel: string
-  /** The NOTIFY payloads of an append's wake-up (streams and fact types), each under PostgreSQL's size limit. */
-  readonly payloads: (wakeup: LedgerWakeup) => ReadonlyArray<string>
-  /** Wakes this instance's subscribers, after a commit. */
+  /** Wakes this instance's subscribers and notifies the other instances, after a commit. */
   readonly publish: (wakeup: LedgerWakeup) => Effect.Effect<void>
 }
 
@@ -34,6 +33,15 @@ const Message = Schema.parseJson(
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 const payloadLimit = 7900
+
+/** The most payloads one notifier statement sends. */
+const notifyBatch = 500
+
+/** The heartbeat's interval: how often each instance notifies itself, and so every other instance. */
+const heartbeatMillis = 10_000
+
+/** How long after another instance was last heard this instance still notifies: three heartbeats. */
+const peerSilenceMillis = 3 * heartbeatMillis
 
 /** The LISTEN connection stopped delivering this instance's own heartbeats. */
 class ListenLost extends Data.TaggedError("ListenLost") {}
@@ -71,33 +79,91 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
     const ready = yield* Deferred.make<void>()
     const pong = yield* Ref.make(yield* Deferred.make<void>())
 
+    const announce = sql`SELECT pg_notify(${channel}, ${JSON.stringify({ origin, streams: [] })})`
+
+    /**
+     * When each other instance was last heard (a heartbeat or an append), and the latest of those times: at first
+     * the start, so an instance notifies for three heartbeats whoever it has heard by then.
+     */
+    const peers = new Map<string, number>()
+    let peerHeardAt = Date.now()
+
+    /** Notes another instance heard; one heard for the first time (or again after silence) is answered at once. */
+    const heard = (peer: string) => {
+      const now = Date.now()
+      const last = peers.get(peer)
+      peers.set(peer, now)
+      peerHeardAt = now
+      return last === undefined || now - last >= peerSilenceMillis ? Effect.fork(Effect.ignore(announce)) : Effect.void
+    }
+
+    const forgetSilentPeers = Effect.sync(() => {
+      for (const [peer, at] of peers) if (Date.now() - at >= peerSilenceMillis) peers.delete(peer)
+    })
+
     const received = (payload: string) =>
       Option.match(Schema.decodeUnknownOption(Message)(payload), {
         onNone: () => Effect.void,
-        onSome: (message) =>
-          message.origin === origin
-            ? Effect.flatMap(Ref.get(pong), (deferred) => Deferred.succeed(deferred, undefined))
-            : message.streams.length === 0
-              ? Effect.void
-              : PubSub.publish(pubsub, {
-                  streams: message.streams,
-                  ...(message.types === undefined ? {} : { types: message.types }),
-                  ...(message.appended_by === undefined ? {} : { origin: message.appended_by })
-                })
+        onSome: (message) => {
+          if (message.origin !== origin) return Effect.zipRight(heard(message.origin), delivered(message))
+          return Effect.flatMap(Ref.get(pong), (deferred) => Deferred.succeed(deferred, undefined))
+        }
       })
+
+    const delivered = (message: typeof Message.Type) =>
+      message.streams.length === 0
+        ? Effect.void
+        : PubSub.publish(pubsub, {
+            streams: message.streams,
+            ...(message.types === undefined ? {} : { types: message.types }),
+            ...(message.appended_by === undefined ? {} : { origin: message.appended_by })
+          })
 
     const heartbeat = Effect.gen(function* () {
       const deferred = yield* Deferred.make<void>()
       yield* Ref.set(pong, deferred)
-      yield* sql`SELECT pg_notify(${channel}, ${JSON.stringify({ origin, streams: [] })})`
+      yield* forgetSilentPeers
+      yield* announce
       yield* Deferred.await(deferred).pipe(
         Effect.timeoutFail({ duration: "250 millis", onTimeout: () => new ListenLost() })
       )
     }).pipe(
       Effect.retry({ times: 20 }),
       Effect.zipRight(Deferred.succeed(ready, undefined)),
-      Effect.repeat(Schedule.spaced("10 seconds"))
+      Effect.repeat(Schedule.spaced(heartbeatMillis))
     )
+
+    /**
+     * The notifier (ADR 0404): sends the payloads of every append committed since its last statement in one, off
+     * the appends' transactions, so appends commit together (a NOTIFY in a transaction holds a lock through its
+     * commit). A statement PostgreSQL refuses is tried again, then its payloads are given up: the other instances
+     * miss a wake-up, which their sweeps and held reads' last look make up for. What is queued when the scope
+     * closes is sent first. While no other instance has been heard for three heartbeats, nothing is queued: an
+     * instance alone on its schema sends no notification but its heartbeat. An instance that starts is heard by its
+     * first heartbeat, and answered at once by every other instance's; it notifies from its start.
+     */
+    const outbox = yield* Queue.unbounded<string>()
+    const send = (batch: ReadonlyArray<string>) =>
+      sql
+        .unsafe(`SELECT pg_notify(${literal.text(channel)}, payload) FROM unnest(${literal.texts(batch)}) AS payload`)
+        .pipe(
+          Effect.retry(Schedule.exponential("50 millis").pipe(Schedule.intersect(Schedule.recurs(3)))),
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("RunLedger: other instances were not notified of some appends", cause)
+          )
+        )
+    const sendQueued = (first: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const queued = [...first, ...Chunk.toReadonlyArray(yield* Queue.takeAll(outbox))]
+        for (let start = 0; start < queued.length; start += notifyBatch)
+          yield* send(queued.slice(start, start + notifyBatch))
+      })
+    yield* Queue.take(outbox).pipe(
+      Effect.flatMap((first) => sendQueued([first])),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    yield* Effect.addFinalizer(() => sendQueued([]))
 
     yield* Effect.raceFirst(Stream.runForEach(sql.listen(channel), received), heartbeat).pipe(
       Effect.tapErrorCause((cause) => Effect.logWarning("RunLedger: LISTEN connection lost; reconnecting", cause)),
@@ -114,7 +180,10 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
     return {
       subscribe: Stream.fromPubSub(pubsub),
       channel,
-      payloads: (wakeup) => payloads(origin, wakeup),
-      publish: (wakeup) => Effect.asVoid(PubSub.publish(pubsub, wakeup))
+      publish: (wakeup) =>
+        Effect.zipRight(
+          PubSub.publish(pubsub, wakeup),
+          Date.now() - peerHeardAt < peerSilenceMillis ? Queue.offerAll(outbox, payloads(origin, wakeup)) : Effect.void
+        ).pipe(Effect.asVoid)
     }
   })

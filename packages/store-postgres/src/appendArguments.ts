@@ -1,4 +1,4 @@
-import { type AppendOptions, type StreamAppend, wakeupOf } from "@runledger/core"
+import type { StreamAppend } from "@runledger/core"
 import { literal } from "./sqlLiterals.js"
 import type { Wakeups } from "./Wakeups.js"
 
@@ -8,7 +8,11 @@ export interface AppendArguments {
   readonly check: ReadonlyArray<string>
   /** `new_facts`: each fact with its stream and the index of its append, in order. */
   readonly newFacts: string
-  /** `channel`, `payloads`: the NOTIFY. */
+  /**
+   * `channel`, `payloads`: the functions' NOTIFY, given no payloads. An append's notifications are sent after its
+   * commit (`Wakeups.publish`, ADR 0404): a NOTIFY in the transaction holds PostgreSQL's notify lock through the
+   * commit's flush, so no two appending transactions would commit together.
+   */
   readonly notify: ReadonlyArray<string>
   /** How many facts the append holds. */
   readonly factCount: number
@@ -25,8 +29,7 @@ export const lockNames = (schema: string, keys: Iterable<string>): string =>
 export const appendArguments = (
   schema: string,
   wakeups: Wakeups,
-  appends: ReadonlyArray<StreamAppend>,
-  options?: AppendOptions
+  appends: ReadonlyArray<StreamAppend>
 ): AppendArguments => {
   const streams = appends.map((entry) => entry.stream)
   return {
@@ -50,7 +53,7 @@ export const appendArguments = (
         }))
       )
     ),
-    notify: [literal.text(wakeups.channel), literal.texts(wakeups.payloads(wakeupOf(appends, options)))],
+    notify: [literal.text(wakeups.channel), "ARRAY[]::text[]"],
     factCount: appends.reduce((count, { facts }) => count + facts.length, 0)
   }
 }

@@ -35,8 +35,8 @@ interface Appended {
 /**
  * Appends in one transaction through the functions `appendFunctions.ts` creates. Facts that no projection reads
  * take one statement in autocommit, `runledger_append` (lock the streams, check their versions, allocate the global
- * positions, insert, NOTIFY); facts that change view documents take two round trips (`appendProjecting`). A refusal
- * is a `VersionConflict`. Subscribers of this instance are woken after the commit.
+ * positions, insert); facts that change view documents take two round trips (`appendProjecting`). A refusal is a
+ * `VersionConflict`. After the commit, subscribers of this instance are woken and the other instances notified.
  */
 export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext) => {
   const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
@@ -45,7 +45,7 @@ export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext
     options?: AppendOptions
   ): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> =>
     Effect.suspend(() => {
-      const args = appendArguments(tables.schema, wakeups, appends, options)
+      const args = appendArguments(tables.schema, wakeups, appends)
       const touchesViews = appends.some(({ facts }) => facts.some((fact) => projectedTypes.has(fact.type)))
       const appended = touchesViews
         ? appendProjecting(sql, tables.schema, projections, appends, args)

@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
+import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { type ListedTool, type ToolServerFailed, toolServerLimits } from "@runledger/core"
 import { Duration, Effect } from "effect"
@@ -8,17 +8,19 @@ import { failureOfStatus, messageOf, serverFailed } from "./serverFailure.js"
 
 /**
  * An open connection to an MCP server (a streamable HTTP session, or a process), held between uses: its client,
- * the probe of its HTTP answers (none for a process), whether it closed (a process that exited) or broke (a use
- * that failed in a way that leaves it unfit), and the tools it listed, kept while the server has promised to say
- * when they change (`tools.listChanged`): dropped when it says so, when the connection reports an error (its
- * notices may be lost) and after `keptListingMs` (ADR 0306). `changes` counts the drops, so a listing that crossed
- * one is not kept.
+ * the probe of its HTTP answers (none for a process), whether it closed (a process that exited, or its client's
+ * transport closed) or broke (a use that failed in a way that leaves it unfit), how many messages its client handed
+ * its transport (`sent`: so a use that failed can tell whether it sent anything, ADR 0340), and the tools it
+ * listed, kept while the server has promised to say when they change (`tools.listChanged`): dropped when it says
+ * so, when the connection reports an error (its notices may be lost) and after `keptListingMs` (ADR 0306).
+ * `changes` counts the drops, so a listing that crossed one is not kept.
  */
 export interface McpSession {
   readonly client: Client
   readonly probe: HttpProbe | undefined
   closed: boolean
   broken: boolean
+  sent: number
   tools: KeptListing | undefined
   changes: number
   /** When it was last given back, in epoch milliseconds. */
@@ -105,6 +107,7 @@ export const openSession = (
       probe,
       closed: false,
       broken: false,
+      sent: 0,
       tools: undefined,
       changes: 0,
       idleSince: 0
@@ -112,6 +115,7 @@ export const openSession = (
     client.onclose = () => {
       session.closed = true
     }
+    countSends(transport, session)
     client.setNotificationHandler("notifications/tools/list_changed", () => dropListing(session))
     client.onerror = () => dropListing(session)
     const limit = entry.connectTimeoutMs ?? toolServerLimits.connectMs
@@ -129,6 +133,15 @@ export const openSession = (
     )
   })
 
+/** Counts on the session each message its client hands the transport, before the transport sends it. */
+const countSends = (transport: Transport, session: McpSession): void => {
+  const send = transport.send.bind(transport)
+  transport.send = (message, options) => {
+    session.sent++
+    return send(message, options)
+  }
+}
+
 /** How long ending a session over HTTP may wait for the server to take its end (a `DELETE`). */
 const endingLimit = Duration.seconds(2)
 
@@ -136,18 +149,19 @@ const endingLimit = Duration.seconds(2)
  * Closes a session: over HTTP, tells the server the session ended (within 2 s, whatever it answers); a process is
  * stopped.
  */
-export const closeSession = (session: McpSession): Effect.Effect<void> => {
-  session.closed = true
-  const transport = session.client.transport
-  const ending =
-    transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined
-      ? Effect.promise(() => transport.terminateSession().catch(() => undefined)).pipe(
-          Effect.timeout(endingLimit),
-          Effect.ignore
-        )
-      : Effect.void
-  return Effect.zipRight(
-    ending,
-    Effect.promise(() => session.client.close().catch(() => undefined))
-  )
-}
+export const closeSession = (session: McpSession): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    session.closed = true
+    const transport = session.client.transport
+    const ending =
+      transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined
+        ? Effect.promise(() => transport.terminateSession().catch(() => undefined)).pipe(
+            Effect.timeout(endingLimit),
+            Effect.ignore
+          )
+        : Effect.void
+    return Effect.zipRight(
+      ending,
+      Effect.promise(() => session.client.close().catch(() => undefined))
+    )
+  })

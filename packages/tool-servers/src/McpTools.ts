@@ -20,16 +20,28 @@ const answerCap = { stdio: 4 * 1_048_576, http: 16 * 1_048_576 }
 
 /**
  * A held session that was gone before the request reached the server: one the server forgot (HTTP 404 to a request
- * naming it), or a process that exited before it was sent. Nothing reached the tool, so it is sent again, once,
- * on a new session (ADR 0307).
+ * naming it), a process that exited before it was sent, or a session closed before its client handed the request
+ * to the transport. Nothing reached the tool, so it is sent again, once, on a new session (ADR 0307, ADR 0340).
  */
 class SessionGone extends Data.TaggedError("SessionGone")<{ readonly detail: string }> {}
 
-/** A request's failure as its session gone before the request reached the server (the session then unfit), if so. */
-const goneOf = (session: McpSession, error: unknown): SessionGone | undefined => {
+/**
+ * Whether the session closed without handing its transport anything since it had sent `sent`. Its client then
+ * fails a request with a plain "Not connected" error, or answers a listing with no tools (a closed client forgets
+ * that the server has tools): either way the request reached no server.
+ */
+const closedUnsent = (session: McpSession, sent: number): boolean => session.closed && session.sent === sent
+
+/**
+ * A request's failure as its session gone before the request reached the server (the session then unfit), if so;
+ * `sent` is what the session had sent when the request began.
+ */
+const goneOf = (session: McpSession, sent: number, error: unknown): SessionGone | undefined => {
   const gone =
     session.probe?.sessionForgotten === true ||
-    (error instanceof SdkError && (error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed))
+    (error instanceof SdkError &&
+      (error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed)) ||
+    closedUnsent(session, sent)
   if (!gone) return undefined
   session.broken = true
   return new SessionGone({ detail: messageOf(error) })
@@ -70,11 +82,12 @@ const listOn =
     if (kept !== undefined && !refresh && Date.now() - kept.at < keptListingMs) return Effect.succeed(kept.tools)
     session.probe?.reset()
     const changes = session.changes
+    const sent = session.sent
     return Effect.tryPromise({
       // No signal: a use cut short leaves the session closed, which ends what it had in flight.
       try: () => session.client.listTools(undefined, { timeout: limit }),
       catch: (error): ToolServerFailed | SessionGone => {
-        const gone = goneOf(session, error)
+        const gone = goneOf(session, sent, error)
         if (gone !== undefined) return gone
         session.broken = !(error instanceof ProtocolError) && session.probe?.status !== 429
         return failureOf(prepared, scrub, session.probe)(error)
@@ -92,6 +105,10 @@ const listOn =
           )
         }
       }),
+      Effect.filterOrFail(
+        () => !closedUnsent(session, sent),
+        () => new SessionGone({ detail: "The session closed before its listing was sent." })
+      ),
       Effect.map(({ tools }) => {
         const listed = tools.map((tool) => listedTool(prepared, scrub, tool))
         if (announcesToolChanges(session) && session.changes === changes)
@@ -164,6 +181,7 @@ const callOn =
     const probe = session.probe
     probe?.reset()
     const started = Date.now()
+    const sent = session.sent
     const ids = () => ({
       jsonrpcId: probe?.callId ?? null,
       ...(probe?.serverRequestId === undefined ? {} : { serverRequestId: probe.serverRequestId })
@@ -187,7 +205,7 @@ const callOn =
           { timeout: limit }
         ),
       catch: (error): ToolServerFailed | ToolCallFailed | SessionGone => {
-        const gone = goneOf(session, error)
+        const gone = goneOf(session, sent, error)
         if (gone !== undefined) return gone
         if (error instanceof ProtocolError && error.code === -32602) {
           // A tool the server does not know (or no longer knows) is refused so too: it is listed again next time.

@@ -49,17 +49,19 @@ export const makeSessionPool = (
       count--
     }
 
-    /** The sessions nobody uses that `closing` picks, taken out of the pool and closed. */
+    /**
+     * The sessions nobody uses that `closing` picks, all taken out of the pool at once and then closed: closing one
+     * waits (an HTTP session's `DELETE`, a process's exit), and a session still held meanwhile could be taken for a
+     * use and closed under it (ADR 0340).
+     */
     const closeIdle = (closing: (session: McpSession) => boolean) =>
-      Effect.forEach(
-        [...idle].flatMap(([key, sessions]) => sessions.filter(closing).map((session) => [key, session] as const)),
-        ([key, session]) =>
-          Effect.zipRight(
-            Effect.sync(() => remove(key, session)),
-            closeSession(session)
-          ),
-        { discard: true }
-      )
+      Effect.suspend(() => {
+        const picked = [...idle].flatMap(([key, sessions]) =>
+          sessions.filter(closing).map((session) => [key, session] as const)
+        )
+        for (const [key, session] of picked) remove(key, session)
+        return Effect.forEach(picked, ([, session]) => closeSession(session), { discard: true })
+      })
 
     const take = (key: string): Effect.Effect<McpSession | undefined> =>
       Effect.gen(function* () {

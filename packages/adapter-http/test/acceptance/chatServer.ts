@@ -16,9 +16,20 @@ export interface ChatCall {
  */
 export type ChatMode = "serving" | "rate_limited" | "failing" | "tool_error" | "refusing" | "unlisted" | "hanging"
 
+/** A message someone posted in a room, as `list_thread` lists it: its id, author, words and the message it answers. */
+export interface ChatReply {
+  readonly room: string
+  readonly id: string
+  readonly author: string
+  readonly body: string
+  readonly parent_id?: string
+}
+
 /** The fake chat MCP server over streamable HTTP, the calls it took, and a switch of how it answers. */
 export interface ChatServer extends ServedWeb {
   readonly calls: Array<ChatCall>
+  /** The messages people posted, which `list_thread` lists oldest first. */
+  readonly replies: Array<ChatReply>
   mode: ChatMode
 }
 
@@ -36,6 +47,12 @@ const tools: Array<{
     annotations: { destructiveHint: false }
   },
   {
+    name: "list_thread",
+    description: "Lists the messages posted in a room after a message id, oldest first.",
+    inputSchema: { type: "object", properties: { room: { type: "string" }, after: { type: "string" } } },
+    annotations: { readOnlyHint: true }
+  },
+  {
     name: "delete_room",
     description: "Deletes a room.",
     inputSchema: { type: "object", properties: { room: { type: "string" } } },
@@ -45,10 +62,12 @@ const tools: Array<{
 
 /**
  * Serves a fake chat MCP server at `/mcp` on 127.0.0.1: `send_message` answers `{room_id, message_id}` as structured
- * content (the room from `room` or `to`, the message numbered), unless the mode says otherwise.
+ * content (the room from `room` or `to`, the message numbered), unless the mode says otherwise; `list_thread`
+ * answers `{items}`, the room's replies after the one `after` names, oldest first.
  */
 export const serveChat = async (): Promise<ChatServer> => {
   const calls: Array<ChatCall> = []
+  const replies: Array<ChatReply> = []
   const state: { mode: ChatMode } = { mode: "serving" }
   const hanging: Array<() => void> = []
   const chat = () => {
@@ -63,6 +82,12 @@ export const serveChat = async (): Promise<ChatServer> => {
       if (state.mode === "hanging") await new Promise<void>((resolve) => hanging.push(resolve))
       if (state.mode === "tool_error")
         return { content: [{ type: "text", text: "The room is archived." }], isError: true }
+      if (name === "list_thread") {
+        const room = replies.filter((reply) => reply.room === args.room)
+        const after = room.findIndex((reply) => reply.id === args.after)
+        const items = room.slice(after + 1).map(({ room: _room, ...item }) => item)
+        return { content: [{ type: "text", text: JSON.stringify({ items }) }], structuredContent: { items } }
+      }
       const landed = { room_id: String(args.room ?? args.to), message_id: `m-${calls.length}` }
       return { content: [{ type: "text", text: JSON.stringify(landed) }], structuredContent: landed }
     })
@@ -78,6 +103,7 @@ export const serveChat = async (): Promise<ChatServer> => {
   return {
     ...served,
     calls,
+    replies,
     get mode() {
       return state.mode
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { invoiceDocument as invoice } from "../../../core/test/computation/invoice.js"
+import { newPlaybook } from "./newPlaybook.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 /** A program that cannot produce its output: it raises. */
@@ -21,18 +22,13 @@ const lines = {
 
 onEveryStore("definitions and runs over HTTP", (store) => {
   let server: AcceptanceServer
-  let count = 0
   beforeAll(async () => {
     server = await startAcceptanceServer(store())
   }, 60_000)
   afterAll(() => server?.close())
 
   /** A new playbook for one test, and the path of its routes. */
-  const playbook = async () => {
-    const id = `pb-${++count}-${Math.random().toString(36).slice(2, 8)}`
-    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
-    return `/v1/orgs/local/playbooks/${id}`
-  }
+  const playbook = () => newPlaybook(server, "pb")
   const save = (base: string, name: string, source: string) =>
     server.send("POST", `${base}/definitions/computation`, { name, source, diagram: "none", overview: "Totals." })
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
+import { waitFor } from "./waitFor.js"
 
 /** A workflow that listens for one event of type a and one of type b, and outputs their data in that order. */
 const listening = `document:
@@ -42,16 +43,6 @@ const bytesOf = (value: unknown) => new TextEncoder().encode(JSON.stringify(valu
 const eventOfBytes = <A extends Record<string, unknown>>(bytes: number, attributes: A) => {
   const empty = { ...attributes, data: "" }
   return { ...attributes, data: "x".repeat(bytes - bytesOf(empty)) }
-}
-
-/** Polls until `read` answers something, for at most 20 s. */
-const waitFor = async <A>(read: () => Promise<A | undefined>): Promise<A> => {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const found = await read()
-    if (found !== undefined) return found
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error("nothing came within 20 s")
 }
 
 /** A source of its own for each test, so that their ids never meet. */

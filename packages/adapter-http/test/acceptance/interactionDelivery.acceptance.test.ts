@@ -4,6 +4,7 @@ import { ToolServersLive } from "@runledger/tool-servers"
 import { Duration } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type ChatServer, serveChat } from "./chatServer.js"
+import { newPlaybook } from "./newPlaybook.js"
 import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, type AcceptanceStore, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
@@ -88,11 +89,7 @@ const startServer = (store: AcceptanceStore, chat: ChatServer, clock: Clock) =>
 
 /** The calls a test makes against one runtime: a playbook of its own, saves, runs, histories and lists. */
 const clientOf = (server: () => AcceptanceServer, clock: Clock) => {
-  const playbook = async () => {
-    const id = `d${crypto.randomUUID().slice(0, 8)}`
-    expect((await server().send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
-    return `/v1/orgs/local/playbooks/${id}`
-  }
+  const playbook = () => newPlaybook(server(), "d")
   const save = (base: string, name: string, source: string) =>
     server().send("POST", `${base}/definitions/interaction`, { name, source, diagram: "none" })
   const run = (base: string, name: string, body: Record<string, unknown> = { input }) =>
@@ -379,7 +376,7 @@ onEveryStore("interaction requests delivered through a tool server", (store) => 
     expect(chat.calls.length).toBe(calls)
   })
 
-  it("saves a delivery through a tool; refuses replies and call as unavailable, and sent pointers that are not pointers", async () => {
+  it("saves a delivery through a tool and one that reads replies; refuses telling as unavailable, and sent pointers that are not pointers", async () => {
     const base = await client.playbook()
     expect((await client.save(base, "ask", ask)).status).toBe(201)
     const replies = await client.save(
@@ -390,15 +387,17 @@ onEveryStore("interaction requests delivered through a tool server", (store) => 
         "replies:\n  tool: list_thread\n  read:\n    list: /items\n    order: oldest_first\n    each: { id: /id, sender: /from, text: /text }\noutput:"
       )
     )
-    expect([replies.status, replies.body.reason]).toEqual([503, "unavailable"])
-    expect(replies.body.detail).toContain("does not read replies back")
-    const call = await client.save(
+    expect(replies.status).toBe(201)
+    const telling = await client.save(
       base,
-      "call",
-      "---\ncall: { server: chat, tool: send_message }\noutput:\n  schema: { type: object }\n---\n"
+      "telling",
+      ask.replace(
+        "output:",
+        "replies:\n  tool: list_thread\n  read:\n    list: /items\n    order: oldest_first\n    each: { id: /id, sender: /from, text: /text }\n  tell:\n    with: { room: '{{ sent.conversation }}', body: '{{ message }}' }\noutput:"
+      )
     )
-    expect([call.status, call.body.reason]).toEqual([503, "unavailable"])
-    expect(call.body.detail).toContain("calls a tool")
+    expect([telling.status, telling.body.reason]).toEqual([503, "unavailable"])
+    expect(telling.body.detail).toContain("does not tell a party why its reply was refused yet")
     const unknown = await client.save(base, "unknown", ask.replace("'{{ run_id }}'", "'{{ run }}'"))
     expect(unknown.status).toBe(422)
     expect(unknown.body.errors[0].detail).toContain(

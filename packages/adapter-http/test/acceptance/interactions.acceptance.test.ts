@@ -1,6 +1,7 @@
 import { InteractionSettings } from "@runledger/core"
 import { Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { newPlaybook } from "./newPlaybook.js"
 import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
@@ -40,15 +41,11 @@ onEveryStore("interaction functions", (store) => {
   }, 60_000)
   afterAll(() => server?.close())
 
-  const playbook = async () => {
-    const id = `p${crypto.randomUUID().slice(0, 8)}`
-    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
-    return `/v1/orgs/local/playbooks/${id}`
-  }
+  const playbook = () => newPlaybook(server, "p")
   const save = (base: string, name: string, source: string) =>
     server.send("POST", `${base}/definitions/interaction`, { name, source, diagram: "none", overview: "Asks." })
 
-  it("refuses at save a document with no way to reach its party, and one that calls a tool", async () => {
+  it("refuses at save a document with no way to reach its party, and one that calls a tool of no server", async () => {
     const base = await playbook()
     const noDeliver = await save(base, "no-deliver", ask.replace("deliver: agent\n", ""))
     expect(noDeliver.status).toBe(422)
@@ -64,8 +61,11 @@ onEveryStore("interaction functions", (store) => {
       "by-tool",
       "---\ncall: { server: crm, tool: close }\noutput:\n  schema: { type: object }\n---\n"
     )
-    expect(tool.status).toBe(503)
-    expect(tool.body.detail).toContain("does not run an interaction function that calls a tool yet")
+    expect([tool.status, tool.body.errors[0].pointer, tool.body.errors[0].detail]).toEqual([
+      422,
+      "/source",
+      "Line 2, column 1: at /call: the tool server crm is not set up for this playbook; search lists the servers it may use"
+    ])
   })
 
   it("runs a request: started, listed with every field, answered once, then succeeded with the answer", async () => {

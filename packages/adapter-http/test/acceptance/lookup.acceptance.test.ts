@@ -1,8 +1,10 @@
-import type { RuntimeSettings } from "@runledger/core"
+import { Ledger, type RuntimeSettings } from "@runledger/core"
 import { ToolServersLive } from "@runledger/tool-servers"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
+import { inventoryEntry } from "./inventoryEntry.js"
+import { newPlaybook } from "./newPlaybook.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 const inventoryKey = "inv-lookup-key-5521"
@@ -38,20 +40,13 @@ output:
 onEveryStore("lookup functions over HTTP", (store) => {
   let server: AcceptanceServer
   let inventory: InventoryHttp
-  let count = 0
   beforeAll(async () => {
     inventory = await serveInventory(inventoryKey, "acme")
     const settings: Partial<RuntimeSettings> = {
       toolServers: [
-        {
-          name: "inventory",
-          type: "mcp",
-          url: `${inventory.url}/mcp`,
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: a reference the tool servers read from the environment
-          headers: { Authorization: "Bearer ${INVENTORY_KEY}" },
-          queryParams: { tenant: "acme" },
+        inventoryEntry(inventory, {
           allowed: ["get_stock_level", "create_note", "describe_warehouse", "broken_lookup", "whoami", "gone"]
-        },
+        }),
         { name: "notes", type: "mcp", url: "http://127.0.0.1:9/mcp", connectTimeoutMs: 2_000 }
       ]
     }
@@ -64,11 +59,7 @@ onEveryStore("lookup functions over HTTP", (store) => {
     await inventory?.close()
   })
 
-  const playbook = async () => {
-    const id = `lk-${++count}-${Math.random().toString(36).slice(2, 8)}`
-    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
-    return `/v1/orgs/local/playbooks/${id}`
-  }
+  const playbook = () => newPlaybook(server, "lk")
   const save = (base: string, name: string, source: string) =>
     server.send("POST", `${base}/definitions/lookup`, { name, source, diagram: "none" })
   const run = (base: string, name: string, input: unknown, runId?: string) =>
@@ -153,9 +144,14 @@ onEveryStore("lookup functions over HTTP", (store) => {
     throw new Error(`The runtime never listed ${tool} marked ${mark}.`)
   }
 
-  it("refuses a run whose tool its server no longer marks reads, sending nothing", async () => {
+  it("records the mark the save saw, and refuses a run whose tool its server no longer marks reads, sending nothing", async () => {
     const base = await playbook()
     expect((await save(base, "who", stockLookup("whoami", "/x").replace("/x", "/nothing"))).status).toBe(201)
+    const stream = `${base.replace("/v1/orgs/", "playbook/").replace("/playbooks/", "/")}/definitions/lookup/who`
+    const [created] = await server.runtime.runPromise(Effect.flatMap(Ledger, (ledger) => ledger.readStream(stream)))
+    expect(created?.data).toMatchObject({
+      tool_mark: { server: "inventory", tool: "whoami", mark: "reads", marked_by: "server" }
+    })
     await inventory.remark("whoami", { destructiveHint: true })
     await markSeen(base, "whoami", "acts")
     const sent = inventory.calls.length

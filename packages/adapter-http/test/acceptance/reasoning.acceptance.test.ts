@@ -8,6 +8,7 @@ import {
   type ScriptedModel,
   startScriptedModel
 } from "../../../model-providers/test/scriptedModel.js"
+import { newPlaybook } from "./newPlaybook.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 /** A text reasoning function on the gateway, with a system block, a default and a filter. */
@@ -54,7 +55,6 @@ onEveryStore("reasoning functions over HTTP", (store) => {
   let bare: AcceptanceServer
   let gateway: ScriptedModel
   let anthropic: ScriptedModel
-  let count = 0
   beforeAll(async () => {
     gateway = await startScriptedModel("openai")
     anthropic = await startScriptedModel("anthropic")
@@ -85,11 +85,7 @@ onEveryStore("reasoning functions over HTTP", (store) => {
     await anthropic?.close()
   })
 
-  const playbook = async (on: AcceptanceServer = server) => {
-    const id = `rs-${++count}-${Math.random().toString(36).slice(2, 8)}`
-    expect((await on.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
-    return `/v1/orgs/local/playbooks/${id}`
-  }
+  const playbook = (on: AcceptanceServer = server) => newPlaybook(on, "rs")
   const save = async (base: string, name: string, source: string, on: AcceptanceServer = server) => {
     const saved = await on.send("POST", `${base}/definitions/reasoning`, { name, source, diagram: "none" })
     expect(saved.status).toBe(201)
@@ -265,6 +261,25 @@ onEveryStore("reasoning functions over HTTP", (store) => {
       ["model_call_answered", 1, 2],
       ["run_succeeded", null, null]
     ])
+  })
+
+  it("keeps the delay a provider's 429 or 503 asks in the run's rejection, and answers it as Retry-After", async () => {
+    const base = await playbook()
+    await save(base, "summarize", summarize)
+    gateway.script(
+      { status: 429, headers: { "retry-after": "120" }, body: { error: { message: "slow down" } } },
+      { status: 503, headers: { "retry-after": "90" }, body: { error: { message: "down" } } }
+    )
+    const limited = await run(base, "summarize", { brief: "x" })
+    expect([limited.status, limited.body.reason, limited.headers.get("retry-after")]).toEqual([
+      503,
+      "unavailable",
+      "120"
+    ])
+    const down = await run(base, "summarize", { brief: "y" })
+    expect([down.status, down.headers.get("retry-after")]).toEqual([503, "90"])
+    const history = await server.send("GET", `${base}/runs/${down.body.run_id}/history?order=desc&limit=1`)
+    expect(history.body.events[0]).toMatchObject({ type: "run_rejected", data: { record: { retry_after_ms: 90_000 } } })
   })
 
   it("sends the options a gateway allows, and refuses others before the gateway is called", async () => {

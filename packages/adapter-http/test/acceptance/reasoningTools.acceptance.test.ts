@@ -1,15 +1,19 @@
-import type { RuntimeSettings } from "@runledger/core"
+import { randomUUID } from "node:crypto"
+import { Ledger, type RuntimeSettings } from "@runledger/core"
 import { HttpModelProvider } from "@runledger/model-providers"
 import { ToolServersLive } from "@runledger/tool-servers"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import {
+  heldReply,
   openAiText,
   openAiToolCalls,
   type ScriptedModel,
   startScriptedModel
 } from "../../../model-providers/test/scriptedModel.js"
 import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
+import { inventoryEntry } from "./inventoryEntry.js"
+import { newPlaybook } from "./newPlaybook.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 /** The key the fake inventory server takes, which nothing the runtime answers or records may show. */
@@ -32,23 +36,16 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
   let server: AcceptanceServer
   let gateway: ScriptedModel
   let inventory: InventoryHttp
-  let count = 0
   beforeAll(async () => {
     gateway = await startScriptedModel("openai")
     inventory = await serveInventory(inventoryKey, "acme")
     const settings: Partial<RuntimeSettings> = {
       models: { providers: [{ name: "gateway", api: "openai", baseUrl: gateway.baseUrl }] },
       toolServers: [
-        {
-          name: "inventory",
-          type: "mcp",
-          url: `${inventory.url}/mcp`,
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: a reference the tool servers read from the environment
-          headers: { Authorization: "Bearer ${INVENTORY_KEY}" },
-          queryParams: { tenant: "acme" },
+        inventoryEntry(inventory, {
           allowed: ["get_stock_level", "describe_warehouse", "create_note", "no_such_tool"],
           marks: { describe_warehouse: "reads" }
-        }
+        })
       ]
     }
     server = await startAcceptanceServer(store(), settings, Layer.empty, {
@@ -62,11 +59,7 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     await inventory?.close()
   })
 
-  const playbook = async () => {
-    const id = `rt-${++count}-${Math.random().toString(36).slice(2, 8)}`
-    expect((await server.send("POST", "/v1/orgs/local/playbooks", { playbook: id, name: id })).status).toBe(201)
-    return `/v1/orgs/local/playbooks/${id}`
-  }
+  const playbook = () => newPlaybook(server, "rt")
   const save = async (base: string, name: string, source: string) => {
     const saved = await server.send("POST", `${base}/definitions/reasoning`, { name, source, diagram: "none" })
     expect(saved.status).toBe(201)
@@ -113,8 +106,8 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     expect(events[0].data.calls_tools).toBe(true)
     expect(events[1].data).toMatchObject({ number: 1, step: "with_tools", tools_offered: 2 })
     expect(events[2].data.tool_calls).toEqual([
-      { call_id: "call_a", tool: getStock },
-      { call_id: "call_b", tool: describeWarehouse }
+      { call_id: "call_a", tool: getStock, arguments_sha256: events[3].data.arguments_sha256 },
+      { call_id: "call_b", tool: describeWarehouse, arguments_sha256: events[5].data.arguments_sha256 }
     ])
     expect(events[3].data).toMatchObject({
       number: 1,
@@ -234,5 +227,263 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     })
     const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
     expect(history.body.events.some((event: any) => event.type.startsWith("tool_call"))).toBe(false)
+  })
+
+  it("cancels a run whose tool call is in flight: the call ends interrupted and the run cancelled", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
+    gateway.script(openAiToolCalls([{ id: "call_h", name: getStock, arguments: { sku: "SKU-H" } }]))
+    const held = inventory.holdCall()
+    const runId = randomUUID()
+    const running = server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "H" },
+      run_id: runId
+    })
+    await held.reached
+    const asked = await server.send("POST", `${base}/runs/${runId}/cancel`, { reason: "Not needed any more." })
+    expect([asked.status, asked.body.run_id]).toEqual([200, runId])
+    const ran = await running
+    held.release()
+    expect([ran.status, ran.body.reason, ran.body.kind, ran.body.detail]).toEqual([
+      409,
+      "cancelled",
+      "requested",
+      "Not needed any more."
+    ])
+    const history = await server.send("GET", `${base}/runs/${runId}/history`)
+    const events = history.body.events
+    expect(events.map((event: any) => event.type)).toEqual([
+      "run_started",
+      "model_call_started",
+      "model_call_answered",
+      "tool_call_started",
+      "run_cancel_requested",
+      "tool_call_failed",
+      "run_rejected"
+    ])
+    expect(events[5].data).toMatchObject({ number: 1, because: "interrupted", jsonrpc_id: null })
+    expect(events[6].data).toMatchObject({ reason: "cancelled", kind: "requested", record: { usage: { total: 28 } } })
+    const again = await server.send("POST", `${base}/runs/${runId}/cancel`, {})
+    expect([again.status, again.body.reason]).toEqual([409, "conflict"])
+  })
+
+  it("cancels a run whose model call is in flight: the call ends model_call_failed interrupted", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
+    const held = heldReply(openAiText("Too late."))
+    gateway.script(held.reply)
+    const runId = randomUUID()
+    const running = server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "M" },
+      run_id: runId
+    })
+    await held.reached
+    expect((await server.send("POST", `${base}/runs/${runId}/cancel`, {})).status).toBe(200)
+    const ran = await running
+    held.release()
+    expect([ran.status, ran.body.reason, ran.body.kind]).toEqual([409, "cancelled", "requested"])
+    expect(ran.body.detail).toMatch(/^The run was cancelled at the request of /)
+    const history = await server.send("GET", `${base}/runs/${runId}/history`)
+    const events = history.body.events
+    expect(events.map((event: any) => event.type)).toEqual([
+      "run_started",
+      "model_call_started",
+      "run_cancel_requested",
+      "model_call_failed",
+      "run_rejected"
+    ])
+    expect(events[3].data).toMatchObject({ number: 1, attempt: 1, because: "interrupted" })
+    const retried = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "M" },
+      run_id: runId
+    })
+    expect([retried.status, retried.body.reason]).toEqual([409, "cancelled"])
+  })
+
+  /**
+   * A run that stopped half-way, as a crash leaves it: the first `count` facts of a run that went through, recorded
+   * under a new run id at `at` (an hour ago unless given), ready to be performed again under that id.
+   */
+  const stopped = async (base: string, ran: string, count: number, at = new Date(Date.now() - 3_600_000)) => {
+    const runId = randomUUID()
+    const stream = (id: string) => `${base.replace("/v1/orgs/", "playbook/").replace("/playbooks/", "/")}/runs/${id}`
+    await server.runtime.runPromise(
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const facts = (yield* ledger.readStream(stream(ran))).slice(0, count)
+        const copied = facts.map(({ type, data, metadata }) => {
+          const { stream: _stream, position: _position, global_position: _global, ...kept } = metadata
+          return {
+            id: randomUUID(),
+            type,
+            data,
+            metadata: { ...kept, run_id: runId, correlation_id: runId, at: at.toISOString() }
+          }
+        })
+        yield* ledger.append([{ stream: stream(runId), expected: 0, facts: copied }])
+      })
+    )
+    return runId
+  }
+  const history = async (base: string, runId: string) =>
+    (await server.send("GET", `${base}/runs/${runId}/history?limit=100`)).body.events
+
+  it("performed again after a tool call to a tool that reads was left in flight, calls it again and goes on", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
+    gateway.script(
+      openAiToolCalls([{ id: "call_a", name: getStock, arguments: { sku: "SKU-9" } }]),
+      openAiText("41 on hand.")
+    )
+    const first = await run(base, "stock", { sku: "SKU-9" })
+    expect(first.status).toBe(200)
+    const runId = await stopped(base, first.body.run_id, 4)
+    gateway.script(openAiText("There are 41 on hand."))
+    const again = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "SKU-9" },
+      run_id: runId
+    })
+    expect([again.status, again.body.output]).toEqual([200, "There are 41 on hand."])
+    expect(inventory.calls.at(-1)).toMatchObject({
+      name: "get_stock_level",
+      arguments: { sku: "SKU-9" },
+      meta: { "io.runledger/run_id": runId }
+    })
+    expect(gateway.calls().at(-1).messages.slice(-2)).toEqual([
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: getStock, arguments: JSON.stringify({ sku: "SKU-9" }) } }
+        ]
+      },
+      { role: "tool", tool_call_id: "call_a", content: expect.stringContaining('"on_hand":41') }
+    ])
+    const events = await history(base, runId)
+    expect(events.map((event: any) => event.type)).toEqual([
+      "run_started",
+      "model_call_started",
+      "model_call_answered",
+      "tool_call_started",
+      "attempt_resumed",
+      "tool_call_failed",
+      "tool_call_started",
+      "tool_call_answered",
+      "model_call_started",
+      "model_call_answered",
+      "run_succeeded"
+    ])
+    expect(events[4].data).toEqual({ attempt: 2, from: 4 })
+    expect(events[5].data).toMatchObject({ number: 1, because: "interrupted" })
+    expect(events[6].data).toMatchObject({ number: 2, call_id: "call_a", read_only: true })
+    expect(events[8].data).toMatchObject({ number: 2, attempt: 1, step: "with_tools" })
+    expect(events[10].data.record.usage.total).toBe(28 + 17)
+    const answered = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "SKU-9" },
+      run_id: runId
+    })
+    expect([answered.status, answered.body.output]).toEqual([200, "There are 41 on hand."])
+  })
+
+  it("performed again between two calls of one answer, makes the call it had not made yet", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level, inventory/describe_warehouse]"))
+    gateway.script(
+      openAiToolCalls([
+        { id: "call_a", name: getStock, arguments: { sku: "SKU-2" } },
+        { id: "call_b", name: describeWarehouse, arguments: { warehouse: "east" } }
+      ]),
+      openAiText("Done.")
+    )
+    const first = await run(base, "stock", { sku: "SKU-2" })
+    expect(first.status).toBe(200)
+    const runId = await stopped(base, first.body.run_id, 5)
+    const calls = inventory.calls.length
+    gateway.script(openAiText("Done again."))
+    const again = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "SKU-2" },
+      run_id: runId
+    })
+    expect([again.status, again.body.output]).toEqual([200, "Done again."])
+    expect(inventory.calls.slice(calls).map((call) => [call.name, call.arguments])).toEqual([
+      ["describe_warehouse", { warehouse: "east" }]
+    ])
+    expect(gateway.calls().at(-1).messages.slice(-2)).toEqual([
+      { role: "tool", tool_call_id: "call_a", content: expect.stringContaining('"on_hand":41') },
+      { role: "tool", tool_call_id: "call_b", content: "The east warehouse." }
+    ])
+    const events = await history(base, runId)
+    expect(events.slice(4).map((event: any) => [event.type, event.data.number ?? null])).toEqual([
+      ["tool_call_answered", 1],
+      ["attempt_resumed", null],
+      ["tool_call_started", 2],
+      ["tool_call_answered", 2],
+      ["model_call_started", 2],
+      ["model_call_answered", 2],
+      ["run_succeeded", null]
+    ])
+  })
+
+  it("performed again after a call to a tool that may act was left in flight, ends effect_unknown", async () => {
+    const base = await playbook()
+    await save(base, "notes", stockCheck("[inventory/create_note]"))
+    gateway.script(
+      openAiToolCalls([{ id: "call_n", name: createNote, arguments: { sku: "S", text: "low" } }]),
+      openAiText("Noted.")
+    )
+    const first = await run(base, "notes", { sku: "S" })
+    expect(first.status).toBe(200)
+    const runId = await stopped(base, first.body.run_id, 4)
+    const [calls, modelCalls] = [inventory.calls.length, gateway.calls().length]
+    const again = await server.send("POST", `${base}/definitions/reasoning/notes/run`, {
+      input: { sku: "S" },
+      run_id: runId
+    })
+    expect([again.status, again.body.reason, again.body.kind, again.body.because]).toEqual([
+      409,
+      "conflict",
+      "effect_unknown",
+      "interrupted"
+    ])
+    expect(again.body.detail).toContain("inventory/create_note")
+    expect([inventory.calls.length, gateway.calls().length]).toEqual([calls, modelCalls])
+    const events = await history(base, runId)
+    expect(events.slice(4).map((event: any) => [event.type, event.data.because ?? null])).toEqual([
+      ["attempt_resumed", null],
+      ["tool_call_failed", "interrupted"],
+      ["run_rejected", "interrupted"]
+    ])
+  })
+
+  it("performed again after a model call was left without an answer, asks it again; while it may be going on, is taken", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
+    gateway.script(openAiText("Plenty."))
+    const first = await run(base, "stock", { sku: "P" })
+    expect(first.status).toBe(200)
+    const live = await stopped(base, first.body.run_id, 2, new Date())
+    const taken = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "P" },
+      run_id: live
+    })
+    expect([taken.status, taken.body.reason, taken.body.kind]).toEqual([409, "conflict", "taken"])
+    expect(await history(base, live)).toHaveLength(2)
+    const runId = await stopped(base, first.body.run_id, 2)
+    gateway.script(openAiText("Plenty, asked again."))
+    const again = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
+      input: { sku: "P" },
+      run_id: runId
+    })
+    expect([again.status, again.body.output]).toEqual([200, "Plenty, asked again."])
+    const events = await history(base, runId)
+    expect(events.map((event: any) => [event.type, event.data.number ?? null, event.data.because ?? null])).toEqual([
+      ["run_started", null, null],
+      ["model_call_started", 1, null],
+      ["attempt_resumed", null, null],
+      ["model_call_failed", 1, "interrupted"],
+      ["model_call_started", 2, null],
+      ["model_call_answered", 2, null],
+      ["run_succeeded", null, null]
+    ])
   })
 })

@@ -5,6 +5,7 @@ import { Effect, Layer, Option } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type BillingApi, serveBilling } from "../../../tool-servers/test/fakes/billingApi.js"
 import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
+import { inventoryEntry } from "./inventoryEntry.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 /** The keys the fake servers take, which nothing the runtime answers or records may show. */
@@ -43,16 +44,10 @@ onEveryStore("tool servers over HTTP", (store) => {
       localMode: false,
       apiKeys: keys.map((key) => ({ ...key, permissions: [...key.permissions] })),
       toolServers: [
-        {
-          name: "inventory",
-          type: "mcp",
-          url: `${inventory.url}/mcp`,
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: a reference the tool servers read from the environment
-          headers: { Authorization: "Bearer ${INVENTORY_KEY}" },
-          queryParams: { tenant: "acme" },
+        inventoryEntry(inventory, {
           allowed: ["get_stock_level", "create_note", "describe_warehouse", "whoami", "not_there"],
           requestId: "x-request-id"
-        },
+        }),
         {
           name: "billing",
           type: "openapi",

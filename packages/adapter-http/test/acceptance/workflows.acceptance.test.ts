@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
+import { waitFor } from "./waitFor.js"
 
 /** `${` as the documents write it; kept out of string literals so the linter reads them as plain text. */
 const x = "$" + "{"
@@ -39,6 +40,9 @@ output:
 ---
 Decide, please.
 `
+
+/** How long a case waits for what its run does (10 s, within the test's 30 s), and how often it looks (20 ms). */
+const workflowWait = [10_000, 20] as const
 
 /** A try around one call whose caught error the workflow outputs: how each callee ending maps to an error. */
 const caughtCall = (type: string, name: string, input: string, more = "", filter = "") =>
@@ -258,13 +262,16 @@ const calleeEndings: ReadonlyArray<Case> = [
     name: "succeeded: the interaction's answer is the step's output",
     source: workflow(`  - ask:\n      call: run_definition\n      with: { type: interaction, name: ask }\n`),
     meanwhile: async (run, base, server) => {
-      const request = await waitFor(async () => {
-        const open = await server.send("GET", `${base}/interactions`)
-        return (
-          open.body.interactions?.find((candidate: any) => candidate.within?.run_id === run) ??
-          open.body.interactions?.[0]
-        )
-      })
+      const request = await waitFor(
+        async () => {
+          const open = await server.send("GET", `${base}/interactions`)
+          return (
+            open.body.interactions?.find((candidate: any) => candidate.within?.run_id === run) ??
+            open.body.interactions?.[0]
+          )
+        },
+        ...workflowWait
+      )
       const answered = await server.send("POST", `${base}/runs/${request.run_id}/answer`, {
         answer: { ok: true }
       })
@@ -276,22 +283,14 @@ const calleeEndings: ReadonlyArray<Case> = [
 
 /** Cancels the interaction run the workflow run `run` waits for. */
 const cancelCallee = async (run: string, base: string, server: AcceptanceServer) => {
-  const callee = await waitFor(async () => {
-    const runs = await server.send("GET", `${base}/runs?type=interaction`)
-    return runs.body.runs.find((candidate: any) => candidate.within?.run_id === run)
-  })
+  const callee = await waitFor(
+    async () => {
+      const runs = await server.send("GET", `${base}/runs?type=interaction`)
+      return runs.body.runs.find((candidate: any) => candidate.within?.run_id === run)
+    },
+    ...workflowWait
+  )
   expect((await server.send("POST", `${base}/runs/${callee.run_id}/cancel`, { reason: "No" })).status).toBe(200)
-}
-
-/** Polls until `probe` gives something, for at most 10 s. */
-const waitFor = async <A>(probe: () => Promise<A | undefined>): Promise<A> => {
-  const until = Date.now() + 10_000
-  for (;;) {
-    const found = await probe()
-    if (found !== undefined) return found
-    if (Date.now() > until) throw new Error("nothing came within 10 s")
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
 }
 
 onEveryStore("workflows over HTTP", (store) => {
@@ -332,10 +331,13 @@ onEveryStore("workflows over HTTP", (store) => {
     expect([200, 409, 422, 503]).toContain(started.status)
     const runId = started.body.run_id ?? started.headers.get("x-run-id")
     if (testCase.meanwhile !== undefined) await testCase.meanwhile(started.body.run_id, base, server)
-    const run = await waitFor(async () => {
-      const read = await server.send("GET", `${base}/runs/${started.body.run_id ?? runId}`)
-      return read.body.status === "started" ? undefined : read.body
-    })
+    const run = await waitFor(
+      async () => {
+        const read = await server.send("GET", `${base}/runs/${started.body.run_id ?? runId}`)
+        return read.body.status === "started" ? undefined : read.body
+      },
+      ...workflowWait
+    )
     expect(run, JSON.stringify(run)).toMatchObject(testCase.ended)
     return run
   }

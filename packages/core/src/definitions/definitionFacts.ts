@@ -1,4 +1,5 @@
 import type { CallerReference } from "../domain/Caller.js"
+import type { ToolMarkSeen } from "../formats/DefinitionFormat.js"
 import type { TriggerView } from "../workflow/triggers/TriggerView.js"
 import type { DefinitionType } from "./DefinitionType.js"
 
@@ -14,6 +15,8 @@ export interface DefinitionVersionData {
   readonly shape?: "table" | "series" | "asset"
   /** A workflow's triggers, in document order. */
   readonly triggers?: ReadonlyArray<TriggerView>
+  /** A lookup's tool and the mark the save saw on it (decision F5). */
+  readonly tool_mark?: ToolMarkSeen
   readonly warnings: ReadonlyArray<string>
   readonly finishes_later: boolean
   readonly calls_tools: boolean

@@ -27,7 +27,8 @@ export const formatOf = (type: DefinitionType): Effect.Effect<DefinitionFormat, 
 
 /**
  * Reads and checks a source document as a save does: the format's reading, then its save-time checks. Every
- * problem is an issue under `/source`; nothing is saved when there is one.
+ * problem is an issue under `/source`; nothing is saved when there is one. What the save found outside (a lookup's
+ * tool mark) joins the document, for the version to record.
  */
 export const readSource = (
   type: DefinitionType,
@@ -46,7 +47,8 @@ export const readSource = (
       return yield* Effect.fail(
         invalidInput(issues.map((issue) => ({ pointer: "/source", detail: sourceIssueWords(issue) })))
       )
-    return read.right
+    const found = format.foundAtSave === undefined ? {} : yield* format.foundAtSave(source, where)
+    return found.toolMark === undefined ? read.right : { ...read.right, toolMark: found.toolMark }
   })
 
 /** What a version records of a document that was read, beside the API fields. */
@@ -64,6 +66,7 @@ export const versionData = (
   ...(document.outputSchema === undefined ? {} : { output_schema: document.outputSchema }),
   ...(document.shape === undefined ? {} : { shape: document.shape }),
   ...(document.triggers === undefined ? {} : { triggers: document.triggers }),
+  ...(document.toolMark === undefined ? {} : { tool_mark: document.toolMark }),
   warnings: document.warnings,
   finishes_later: document.finishesLater,
   calls_tools: document.callsTools

@@ -25,6 +25,8 @@ export const summaryOf = (fact: Pick<Fact, "type" | "data" | "metadata">): strin
       return "A run failed inside the runtime."
     case "run_cancel_requested":
       return "Cancelling the run was asked for."
+    case "attempt_resumed":
+      return `The run was taken up again where it stopped, attempt ${String(data.attempt)}.`
     case "definition_created":
       return `${capitalised(named(fact))} was created.`
     case "definition_updated":

@@ -1,4 +1,4 @@
-import { Context, type Effect, type Either } from "effect"
+import { Context, type Effect, type Either, type Option } from "effect"
 import type { DefinitionType } from "../definitions/DefinitionType.js"
 import type { Fact } from "../domain/Fact.js"
 import type { Rejection } from "../domain/Rejection.js"
@@ -45,6 +45,21 @@ export interface ReadDocument {
   readonly finishesLater: boolean
   /** Whether a run may call tools (lookup, reasoning with tools, interaction with call). */
   readonly callsTools: boolean
+  /** The mark of the tool the document calls, as the save saw it; set by `foundAtSave`, never by `read`. */
+  readonly toolMark?: ToolMarkSeen
+}
+
+/** The mark a save saw on the tool a version calls, as the version records it (decision F5). */
+export interface ToolMarkSeen {
+  readonly server: string
+  readonly tool: string
+  readonly mark: string
+  readonly marked_by: string
+}
+
+/** What a version records of what its save asked outside. */
+export interface SaveFindings {
+  readonly toolMark?: ToolMarkSeen
 }
 
 /** A run a format carries out: the version's source, the input, and the run's recorded start time. */
@@ -69,6 +84,26 @@ export interface FormatRun {
   readonly record?: (facts: ReadonlyArray<FormatFact>) => Effect.Effect<void, Rejection>
   /** Keeps texts in the playbook's content store by their SHA-256, before a fact names them; absent when run alone. */
   readonly keep?: (texts: ReadonlyArray<string>) => Effect.Effect<void, Rejection>
+  /**
+   * Completes when someone asks to cancel the run (`cancel_run`), never otherwise; a format whose runs may be
+   * cancelled while they go on races its work against it (ADR 0329). Absent when a format is run alone.
+   */
+  readonly cancelled?: Effect.Effect<CancelAsked>
+  /**
+   * Present when the run was started before and is taken up again (a reasoning run, decision F3): the attempt's
+   * number and the facts the run recorded since its start, which the format goes on from. `startedAt` stays the
+   * first start's.
+   */
+  readonly resumed?: { readonly attempt: number; readonly facts: ReadonlyArray<FormatFact> }
+  /** Reads back a text kept in the playbook's content store by its SHA-256; absent when a format is run alone. */
+  readonly recall?: (sha256: string) => Effect.Effect<Option.Option<string>>
+}
+
+/** A cancel someone asked of a run: its kind (`requested`), who asked, and the reason they gave. */
+export interface CancelAsked {
+  readonly kind: string
+  readonly by: string
+  readonly reason?: string
 }
 
 /** A fact a format records on the run's stream; the runtime gives it its id, time and metadata. */
@@ -122,15 +157,26 @@ export interface DefinitionFormat {
     document: ReadDocument,
     where?: SaveWhere
   ) => Effect.Effect<ReadonlyArray<SourceIssue>, Rejection>
+  /**
+   * What a version records of what its save asked, once the checks found no issue: a lookup's tool and the mark it
+   * had (decision F5). Absent for types whose save asks nothing outside.
+   */
+  readonly foundAtSave?: (source: string, where?: SaveWhere) => Effect.Effect<SaveFindings, Rejection>
   /** Carries out a run whose input passed the runtime's size and depth bounds; checks the input schema itself. */
   readonly run: (run: FormatRun) => Effect.Effect<FormatEnding>
   /**
    * Whether a run only decides what its start records and does no work a crash could lose (an interaction's
    * request): the runtime then runs it before recording the start and appends `run_started` with its ending, or
    * with its `Started` facts and `alongside`, in one append (ADR 0189). `startedAt` is still the start's time.
+   * A function of the source when only some documents of the type do (an interaction's `call` records its tool
+   * call after its start, ADR 0193).
    */
-  readonly recordsWithStart?: boolean
+  readonly recordsWithStart?: boolean | ((source: string) => boolean)
 }
+
+/** Whether a run of this source is decided before its start is recorded (`recordsWithStart`). */
+export const recordsWithStartOf = (format: DefinitionFormat, source: string): boolean =>
+  typeof format.recordsWithStart === "function" ? format.recordsWithStart(source) : format.recordsWithStart === true
 
 /** The formats this runtime implements, by type; a type without one is refused at save as `unavailable`. */
 export class Formats extends Context.Tag("@runledger/core/Formats")<

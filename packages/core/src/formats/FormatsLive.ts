@@ -26,7 +26,7 @@ export const FormatsLive: Layer.Layer<Formats, never, Sandbox | Models | Workflo
     const settings = yield* RuntimeConfig
     return new Map<DefinitionFormat["type"], DefinitionFormat>([
       ["computation", computationFormat(sandbox)],
-      ["interaction", interactionFormatOn(settings)],
+      ["interaction", interactionFormatOn(settings, toolServers)],
       ["reasoning", reasoningFormat(models, { port: toolServers, entries: settings.toolServers ?? [] })],
       ["workflow", workflowFormat(engine)],
       ["lookup", lookupFormat(settings, toolServers)]

@@ -48,8 +48,62 @@ Grant or deny it, with a reason if you like.
 
 With \`deliver: agent\`, \`from\`, \`reply\` and \`replies\` are refused: the answer comes through \`answer_interaction\`,
 not from a reply in a conversation. A document without \`deliver\` has no way to reach its party and is refused; so
-is a notification (no \`output.schema\`) held for an agent. Reading replies back (\`replies\`) and \`call\` are not
-served yet: such a document is refused with \`unavailable\`.
+is a notification (no \`output.schema\`) held for an agent.
+
+## Reading replies back
+
+\`\`\`yaml
+from: '{{ input.owner }}'
+replies:
+  tool: list_thread
+  with: { room: '{{ sent.conversation }}', after: '{{ since }}' }
+  read:
+    list: /items
+    order: oldest_first
+    each: { id: /id, sender: /author, text: /body, to: /parent_id }
+reply:
+  decision: { from: word, words: { grant: [yes, ok], deny: [no] } }
+  reason: rest
+\`\`\`
+
+With \`deliver.sent\` and \`output.schema\`, \`replies\` names a tool of the delivery's server that lists what was
+posted since a point (\`since\`: the id of the newest reply the last read saw, empty at first). The conversation key
+(\`conversation\`, by default \`'{{ sent.conversation }}'\`) is shown as the request's \`conversation\`. The runtime
+reads it 5, 10, 20 and 40 s after the delivery or the last reply, then every minute, later every 5 minutes (never
+sooner than \`wait\`, PT5S to PT1H). A reply from the answerer (\`from\`, else \`to\`) is mapped by \`reply\`: a
+property takes the first \`word\` (the value it or a synonym names), the \`rest\`, or the whole \`text\`; without
+\`reply\`, an answer of one required string takes the first word (with \`enum\`) or the text. An answer that fits
+is recorded as \`request_answered\` with the reply's identity; otherwise \`reply_refused\` (\`not_an_answer\`,
+\`invalid\`, \`too_long\`, \`ambiguous\` when several requests of the conversation are open and the reply names
+none by \`to\`), counted in \`reply_refusals\`. Reads that found replies or failed are \`replies_read\` and
+\`reading_failed\` events of the playbook. \`replies.tell\` is not served yet and is refused with \`unavailable\`.
+
+## Acting through a tool: \`call\`
+
+\`\`\`yaml
+call:
+  server: crm
+  tool: close_deal
+  with:
+    deal: '{{ input.deal_id }}'
+    note: 'Closed on {{ today }}'
+  read: /deal/status
+output:
+  schema: { type: string }
+\`\`\`
+
+An interaction with \`call\` asks nobody: it calls one tool that acts, once, and ends within the request that starts
+it, its output the value at \`read\` in the tool's answer (the whole answer without \`read\`), which must match
+\`output.schema\`. It takes no \`to\`, \`from\`, \`expires\`, \`deliver\`, \`replies\`, \`reply\` and no body. \`with\`
+is typed arguments over \`input\`, \`today\` and \`now\`. The save asks the server for its tools: a server not set up
+for the playbook, a tool the operator does not allow or the server does not list, and a tool marked \`reads\` (write
+a lookup function for it) are refused at the line of \`call\`. The run records \`tool_call_started\` and
+\`tool_call_answered\` or \`tool_call_failed\`; a call sent that failed ends \`conflict\`, kind \`effect_unknown\`,
+since whether it acted is not known, and the same run id then answers \`tools_called\`: check, then run it under a
+new id. A value absent at \`read\` or outside the schema ends \`conflict\`, kind \`unworkable\`.
+
+Arguments (of \`call.with\` and \`deliver.with\`) hold at most 16 KiB as JSON. Arguments that read nothing but
+\`today\` and \`now\` are measured at save and refused there; the others are measured by each run.
 
 ## Delivering through a tool
 

@@ -1,11 +1,12 @@
-import { Clock, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Queue } from "effect"
 import { InteractionSettings } from "../interactions/InteractionSettings.js"
-import { runAddressOf } from "../interactions/runAddress.js"
+import { runStreamsOf } from "../interactions/runAddress.js"
 import { timersPartition, timersView } from "../interactions/timersProjection.js"
 import type { Ids } from "../ports/Ids.js"
 import { whileHeld } from "../ports/Lease.js"
 import { Ledger, type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
+import { eachWakeup } from "./eachWakeup.js"
 import { settleRun } from "./settleRun.js"
 
 /**
@@ -49,18 +50,9 @@ export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect
       else yield* Queue.offer(nudges, undefined)
     }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("RunLedger host: a wake-up could not be read", cause)))
 
-  const onWakeup = (wakeup: LedgerWakeup) =>
-    Effect.forEach(
-      wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
-      onStream,
-      { discard: true }
-    )
+  const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(runStreamsOf(wakeup.streams), onStream, { discard: true })
 
-  const wakeups = ledger.wakeups.pipe(
-    Stream.filter((wakeup) => wakesFor(wakeup, movesTimers)),
-    Stream.mapEffect(onWakeup, { concurrency: settings.concurrency, unordered: true }),
-    Stream.runDrain
-  )
+  const wakeups = eachWakeup(ledger.wakeups, (wakeup) => wakesFor(wakeup, movesTimers), onWakeup, settings.concurrency)
 
   /** Ends every run whose timer is due, page by page; the time of the next timer after now, if any. */
   const endDue = Effect.gen(function* () {

@@ -24,6 +24,7 @@ export const answeredRequestOf = (fact: Fact): AnsweredRequest => {
     answer: data.answer,
     ...(data.claimed_for === undefined ? {} : { claimed_for: data.claimed_for }),
     answered_by: data.answered_by,
+    ...(data.reply === undefined ? {} : { reply: data.reply }),
     answered_at: fact.metadata.at
   }
 }

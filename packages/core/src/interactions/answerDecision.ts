@@ -1,29 +1,35 @@
 import { Effect, Either } from "effect"
-import type { Caller } from "../domain/Caller.js"
+import type { CallerReference } from "../domain/Caller.js"
 import { conflict, invalidAt, invalidInput, type Rejection, reject } from "../domain/Rejection.js"
 import { schemaValidator } from "../formats/jsonSchema/SchemaValidator.js"
+import { endingMetadata } from "../host/requestEnding.js"
 import type { DraftFact } from "../ledger/decide.js"
 import { canonicalDigest } from "../runs/canonicalDigest.js"
 import type { RequestState } from "./foldRequest.js"
-import type { RequestAnswered } from "./interactionFacts.js"
+import type { ReplyIdentity, RequestAnswered } from "./interactionFacts.js"
 
 /** The largest answer, as JSON (function-formats.md §3.9). */
 export const maxAnswerBytes = 65_536
 
-/** An answer to record: the value, whom the caller answers for, who answers, and when. */
+/** An answer to record: the value, whom the caller answers for, who answers, the reply it was read from, and when. */
 export interface AnswerCommand {
   readonly runId: string
   readonly answer: unknown
   readonly claimedFor?: string
-  readonly caller: Caller
+  readonly answeredBy: CallerReference
+  readonly reply?: ReplyIdentity
   readonly now: number
+  /** Who records the run's ending with the answer: the playbook (`playbook:<id>`), as the host would. */
+  readonly endedBy: string
 }
 
 /**
  * Decides an answer on the run's stream (HTTP "Answering a request"): the same answer again records nothing (the
  * recorded fact is returned); a different answer, an ended request, a cancel asked, an expired request or a
  * notification is `conflict`; an answer over 64 KiB or that the recorded answer schema refuses is `invalid_input`
- * under `/answer`; otherwise one `request_answered`.
+ * under `/answer`; otherwise `request_answered` and, in the same append, the run's `run_succeeded` with the answer
+ * as its output (recorded by the playbook, caused by the answer), so the run has ended when the answer is recorded
+ * (ADR 0196).
  */
 export const answerDecision = (
   state: RequestState,
@@ -61,7 +67,8 @@ export const answerDecision = (
   const data: RequestAnswered = {
     answer: command.answer,
     ...(command.claimedFor === undefined ? {} : { claimed_for: command.claimedFor }),
-    answered_by: command.caller.reference
+    answered_by: command.answeredBy,
+    ...(command.reply === undefined ? {} : { reply: command.reply })
   }
   return Effect.succeed([
     {
@@ -72,6 +79,12 @@ export const answerDecision = (
         definition: { type: run.type, name: run.name, version: run.definition_version },
         correlation_id: run.run_id
       }
+    },
+    {
+      type: "run_succeeded",
+      data: { output: command.answer, record },
+      metadata: { ...endingMetadata(run, undefined), by: command.endedBy },
+      causedBy: 0
     }
   ])
 }

@@ -1,7 +1,8 @@
 import { Clock, Duration, Effect, Either } from "effect"
 import { RuntimeConfig, type RuntimeSettings } from "../config/RuntimeConfig.js"
 import type { Rejection } from "../domain/Rejection.js"
-import { deliveryArguments, deliveryArgumentsBound, howToAnswer } from "../formats/interaction/deliveryArguments.js"
+import { callArgumentsBound } from "../formats/interaction/argumentsAtSave.js"
+import { deliveryArguments, howToAnswer } from "../formats/interaction/deliveryArguments.js"
 import { momentsOf } from "../formats/interaction/renderTemplate.js"
 import { type DraftFact, runDecider } from "../ledger/decide.js"
 import type { ContentStore } from "../ports/ContentStore.js"
@@ -116,7 +117,7 @@ const openAttempt = (
             ? {
                 number,
                 because: "too_large",
-                detail: `The arguments render ${rendered.left.bytes} bytes as JSON; a call holds at most ${deliveryArgumentsBound}.`
+                detail: `The arguments render ${rendered.left.bytes} bytes as JSON; a call holds at most ${callArgumentsBound}.`
               }
             : {
                 number,

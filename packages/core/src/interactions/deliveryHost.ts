@@ -1,4 +1,5 @@
-import { Clock, Duration, Effect, FiberSet, Layer, Option, Queue, Stream } from "effect"
+import { Clock, Duration, Effect, FiberSet, Layer, Option, Queue } from "effect"
+import { eachWakeup } from "../host/eachWakeup.js"
 import { whileHeld } from "../ports/Lease.js"
 import { Ledger, type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
@@ -6,7 +7,7 @@ import { DeliverySettings } from "./DeliverySettings.js"
 import { type DeliveryServices, deliverDue } from "./deliverDue.js"
 import { deliveriesPartition, deliveriesView } from "./deliveriesProjection.js"
 import { attemptEndingTypes } from "./interactionFacts.js"
-import { runAddressOf } from "./runAddress.js"
+import { runStreamsOf } from "./runAddress.js"
 
 /**
  * The facts after which a delivery may be due: a request made, an attempt begun (lost at its `lost_at`) or ended.
@@ -78,18 +79,9 @@ export const runDeliveryHost: Effect.Effect<never, never, DeliveryServices | Vie
         )
       )
 
-    const onWakeup = (wakeup: LedgerWakeup) =>
-      Effect.forEach(
-        wakeup.streams.filter((stream) => runAddressOf(stream) !== undefined),
-        onStream,
-        { discard: true }
-      )
+    const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(runStreamsOf(wakeup.streams), onStream, { discard: true })
 
-    const wakeups = ledger.wakeups.pipe(
-      Stream.filter((wakeup) => wakesFor(wakeup, movesDeliveries)),
-      Stream.mapEffect(onWakeup),
-      Stream.runDrain
-    )
+    const wakeups = eachWakeup(ledger.wakeups, (wakeup) => wakesFor(wakeup, movesDeliveries), onWakeup, 1)
 
     /** Launches every due delivery, page by page; the time of the next one after now, and whether one was busy. */
     const launchDue = Effect.gen(function* () {

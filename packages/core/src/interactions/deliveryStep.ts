@@ -1,6 +1,7 @@
 import type { NewFactMetadata } from "../domain/Fact.js"
 import type { DeliverTool } from "../formats/interaction/readInteraction.js"
 import type { DraftFact } from "../ledger/decide.js"
+import { repliesIn } from "./conversationKey.js"
 import type { DeliverySettingsShape } from "./DeliverySettings.js"
 import type { DeliveryAttempt, RequestState } from "./foldRequest.js"
 import type { DeliveryFailed, DeliveryRefused, DeliverySucceeded } from "./interactionFacts.js"
@@ -74,7 +75,8 @@ export type AttemptEnding =
   | { readonly type: "delivery_refused"; readonly data: DeliveryRefused }
 
 /**
- * The facts that record at `now` an attempt's ending caused by `causedBy` (its start), and, for a notification whose run
+ * The facts that record at `now` an attempt's ending caused by `causedBy` (its start), a delivery that succeeded
+ * with the conversation key its replies are read under (ADR 0195), and, for a notification whose run
  * still waits with no cancel asked, the run's ending: `run_succeeded` with output `{}` once delivered;
  * `run_rejected`, `unanswered`/`undelivered`, once refused or with its attempts spent (function-formats.md §3.8).
  * A question stays open whatever its deliveries did, until it is answered, cancelled or expires.
@@ -85,7 +87,12 @@ export const attemptEndingDrafts = (
   causedBy: string,
   now: number
 ): ReadonlyArray<DraftFact> => {
-  const endingFact: DraftFact = { ...ending, metadata: requestMetadata(state, causedBy, now) }
+  const endingFact: DraftFact = {
+    ...(ending.type === "delivery_succeeded" && state.record !== undefined
+      ? { type: ending.type, data: { ...ending.data, ...repliesIn(state.record, ending.data.delivered_as) } }
+      : ending),
+    metadata: requestMetadata(state, causedBy, now)
+  }
   const { run, requested, record, cancel } = state
   if (requested?.takes_answer !== false || run?.status !== "started" || cancel !== undefined) return [endingFact]
   const metadata = requestMetadata(state, causedBy, now)

@@ -3,9 +3,12 @@ import { foldRun } from "../runs/foldRun.js"
 import type { RunState } from "../runs/RunRecord.js"
 import type { RunCancelRequested, RunStarted } from "../runs/runFacts.js"
 import type {
+  DeliveredAs,
   DeliveryFailed,
   DeliveryStarted,
+  DeliverySucceeded,
   InteractionRequested,
+  ReplyRefused,
   RequestRecord,
   RunDeferred
 } from "./interactionFacts.js"
@@ -34,6 +37,10 @@ export interface RequestState {
   readonly record?: RequestRecord
   /** The delivery attempts, in order. */
   readonly attempts?: ReadonlyArray<DeliveryAttempt>
+  /** Where the delivered request landed, and the conversation key its replies are read under, when it reads them. */
+  readonly delivered?: { readonly as?: DeliveredAs; readonly repliesIn?: string }
+  /** The ids of the replies refused so far, in order. */
+  readonly refusedReplies?: ReadonlyArray<string>
   /** The `request_answered` fact, when the request was answered. */
   readonly answer?: Fact
   /** The first cancel asked, with who asked. */
@@ -75,10 +82,22 @@ export const foldRequest = (state: RequestState, fact: Fact): RequestState => {
         attempts: [...(next.attempts ?? []), { number: started.number, startedId: fact.id, started }]
       }
     }
-    case "delivery_succeeded":
+    case "delivery_succeeded": {
+      const data = fact.data as DeliverySucceeded
+      return {
+        ...next,
+        attempts: endAttempt(next.attempts ?? [], fact),
+        delivered: {
+          ...(data.delivered_as === undefined ? {} : { as: data.delivered_as }),
+          ...(data.replies_in === undefined ? {} : { repliesIn: data.replies_in })
+        }
+      }
+    }
     case "delivery_failed":
     case "delivery_refused":
       return { ...next, attempts: endAttempt(next.attempts ?? [], fact) }
+    case "reply_refused":
+      return { ...next, refusedReplies: [...(next.refusedReplies ?? []), (fact.data as ReplyRefused).reply.id] }
     case "request_answered":
       return next.answer === undefined ? { ...next, answer: fact } : next
     case "run_cancel_requested":

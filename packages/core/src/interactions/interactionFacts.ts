@@ -29,11 +29,12 @@ export interface RunDeferred {
   readonly record: RequestRecord
 }
 
-/** `request_answered`: the answer a run takes; its id and time are the fact's own. */
+/** `request_answered`: the answer a run takes; its id and time are the fact's own; `reply` for an answer read back. */
 export interface RequestAnswered {
   readonly answer: unknown
   readonly claimed_for?: string
   readonly answered_by: CallerReference
+  readonly reply?: ReplyIdentity
 }
 
 /** Where a delivered request landed: the conversation and the message's identity its tool answered (`sent`). */
@@ -76,6 +77,62 @@ export interface DeliverySucceeded extends AttemptResult {
   readonly delivered_as?: DeliveredAs
   /** Why the request counts as delivered without identity: a `sent` pointer that read nothing usable. */
   readonly detail?: string
+  /** The conversation key its replies are read under (function-formats.md §3.5), for a request that reads them. */
+  readonly replies_in?: string
+}
+
+/** A reply's identity, never its words: its id and sender as the listing tool gave them, and the conversation key. */
+export interface ReplyIdentity {
+  readonly id: string
+  readonly sender: string
+  readonly conversation: string
+}
+
+/** Why a reply from the answerer was not taken as the answer (§3.5). */
+export type ReplyRefusal = "not_an_answer" | "invalid" | "too_long" | "ambiguous"
+
+/** `reply_refused`: a reply from the answerer the request did not take; its identity, never its words. */
+export interface ReplyRefused {
+  readonly reply: ReplyIdentity
+  readonly because: ReplyRefusal
+  readonly detail: string
+  /** For `invalid`: what the answer schema refused, under `/answer`. */
+  readonly issues?: ReadonlyArray<{ readonly pointer: string; readonly detail: string }>
+}
+
+/** `replies_read`: a read of a conversation that found replies (ADR 0195), on its `conversation-calls` stream. */
+export interface RepliesRead {
+  readonly conversation: string
+  readonly server: string
+  readonly tool: string
+  /** How many replies the tool listed. */
+  readonly replies: number
+  /** The runs whose request a reply answered, and how many replies were refused. */
+  readonly answered: ReadonlyArray<string>
+  readonly refused: number
+  /** The id of the newest reply listed: what `since` renders on the next read. */
+  readonly cursor: string
+  readonly duration_ms: number
+}
+
+/** Why a read of a conversation failed (ADR 0195). */
+export type ReadingFailure =
+  | "tool_error"
+  | "server_failure"
+  | "timed_out"
+  | "tool_not_offered"
+  | "arguments_unrenderable"
+  | "too_large"
+  | "unreadable"
+
+/** `reading_failed`: a read of a conversation that failed; the next read follows the cadence or `retry_after_ms`. */
+export interface ReadingFailed {
+  readonly conversation: string
+  readonly server: string
+  readonly tool: string
+  readonly because: ReadingFailure
+  readonly detail: string
+  readonly retry_after_ms?: number
 }
 
 /** Why an attempt failed; another attempt may follow (function-formats.md §3.7, ADR 0192). */
@@ -118,7 +175,8 @@ export const interactionFactTypes = [
   "run_deferred",
   "request_answered",
   "delivery_started",
-  ...attemptEndingTypes
+  ...attemptEndingTypes,
+  "reply_refused"
 ] as const
 
 /** The facts that end a run. */

@@ -5,6 +5,7 @@ import {
   attemptEndingTypes,
   type DeliveryFailed,
   type DeliveryStarted,
+  type DeliverySucceeded,
   type InteractionRequested,
   type RunDeferred,
   runEndingTypes
@@ -46,6 +47,7 @@ export const interactionsProjection: Projection = {
     ...attemptEndingTypes,
     "run_cancel_requested",
     "request_answered",
+    "reply_refused",
     ...runEndingTypes
   ],
   keys: (fact) => {
@@ -106,8 +108,16 @@ export const interactionsProjection: Projection = {
         if (current === undefined || request === undefined) return undefined
         const attempts = fact.type === "delivery_started" ? (fact.data as DeliveryStarted).number : request.attempts
         const standing = request.standing === "cancelling" ? "cancelling" : standingAfter(fact.type, fact.data)
-        return { ...current, data: { ...request, attempts, standing } }
+        const conversation =
+          fact.type === "delivery_succeeded"
+            ? ((fact.data as DeliverySucceeded).replies_in ?? request.conversation)
+            : request.conversation
+        return { ...current, data: { ...request, attempts, standing, conversation } }
       }
+      case "reply_refused":
+        return current === undefined || request === undefined
+          ? undefined
+          : { ...current, data: { ...request, reply_refusals: request.reply_refusals + 1 } }
       case "run_cancel_requested":
         return current === undefined || request === undefined
           ? undefined

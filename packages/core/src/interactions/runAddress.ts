@@ -11,3 +11,7 @@ export const runAddressOf = (stream: string): RunAddress | undefined => {
   if (root !== "playbook" || runs !== "runs" || rest.length > 0 || !org || !playbook || !runId) return undefined
   return { org, playbook, runId }
 }
+
+/** The streams of runs among `streams`, in their order. */
+export const runStreamsOf = (streams: ReadonlyArray<string>): ReadonlyArray<string> =>
+  streams.filter((stream) => runAddressOf(stream) !== undefined)

@@ -10,6 +10,8 @@ export interface DraftFact {
   readonly type: string
   readonly data: unknown
   readonly metadata?: Partial<NewFactMetadata>
+  /** The index of an earlier draft of the same list that caused this one: its id becomes this `causation_id`. */
+  readonly causedBy?: number
 }
 
 /** How a command changes one stream: fold its facts into state, decide what to append. */
@@ -69,7 +71,14 @@ export const placeFacts = (drafts: ReadonlyArray<DraftFact>, by: string): Effect
         id: yield* ids.uuidv7(now),
         type: draft.type,
         data: draft.data,
-        metadata: { correlation_id: null, causation_id: null, at, by, ...draft.metadata }
+        metadata: {
+          correlation_id: null,
+          causation_id: null,
+          at,
+          by,
+          ...draft.metadata,
+          ...(draft.causedBy === undefined ? {} : { causation_id: facts[draft.causedBy]!.id })
+        }
       })
     }
     return facts

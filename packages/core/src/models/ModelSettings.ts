@@ -48,4 +48,9 @@ export interface ModelSettings {
   readonly allowedModels?: ReadonlyArray<string>
   /** The input tokens a run's model calls may use together before its final step (REASONING_MAX_INPUT_TOKENS). */
   readonly maxInputTokens?: number
+  /**
+   * The longest gap between two facts of a live reasoning run, in ms (decision F3), default 10 minutes: a started
+   * run whose last fact is newer is taken (`conflict`, kind `taken`), an older one is resumed.
+   */
+  readonly longestGapMs?: number
 }

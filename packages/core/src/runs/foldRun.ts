@@ -1,7 +1,7 @@
 import type { DefinitionType } from "../definitions/DefinitionType.js"
 import type { Fact } from "../domain/Fact.js"
 import type { RunState } from "./RunRecord.js"
-import type { RunFailed, RunRejected, RunStarted, RunSucceeded } from "./runFacts.js"
+import type { AttemptResumed, RunFailed, RunRejected, RunStarted, RunSucceeded } from "./runFacts.js"
 
 /** The step of a workflow run whose call started this run (`metadata.called_by`), as `within` names it. */
 const withinOf = (fact: Fact): { within?: { run_id: string; step: string } } => {
@@ -80,6 +80,8 @@ export const foldRun = (current: RunState | undefined, fact: Fact): RunState | u
     }
     case "run_cancel_requested":
       return current && { ...current, cancel_requested_at: at }
+    case "attempt_resumed":
+      return current && { ...current, attempts: (fact.data as AttemptResumed).attempt }
     default:
       return current
   }

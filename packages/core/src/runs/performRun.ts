@@ -4,7 +4,7 @@ import { formatOf } from "../definitions/readSource.js"
 import type { Caller } from "../domain/Caller.js"
 import type { NewFactMetadata } from "../domain/Fact.js"
 import { conflict, type Rejection, reject } from "../domain/Rejection.js"
-import type { Formats } from "../formats/DefinitionFormat.js"
+import { type Formats, recordsWithStartOf } from "../formats/DefinitionFormat.js"
 import { placeFacts } from "../ledger/decide.js"
 import { storeToRejection } from "../ledger/unavailable.js"
 import type { ContentStore } from "../ports/ContentStore.js"
@@ -14,6 +14,7 @@ import type { Views } from "../ports/Views.js"
 import { canonicalDigest } from "./canonicalDigest.js"
 import { foldRun } from "./foldRun.js"
 import type { RunState } from "./RunRecord.js"
+import { resumeRun } from "./resumeRun.js"
 import { rejectionOfRun, retryDecision } from "./retryDecision.js"
 import { runStream } from "./runFacts.js"
 import { appendsOfEnding, carryOut as carryOutRun, noAppends, startDraft } from "./runStart.js"
@@ -52,8 +53,8 @@ const loadRun = (stream: string) =>
 /**
  * Performs a run under its id as "Retrying under a run id" says: a new id starts a run; an id that names a run of
  * another definition or input is `conflict`; otherwise the run's ending decides whether to answer it, refuse as it
- * ended, or run a new attempt. A run that ends within the request is carried out here and its ending recorded.
- * Returns the run as it stands, or fails with the rejection it ended with.
+ * ended, run a new attempt, or resume a started reasoning run. A run that ends within the request is carried out
+ * here and its ending recorded. Returns the run as it stands, or fails with the rejection it ended with.
  */
 export const performRun = (
   command: RunCommand
@@ -77,12 +78,17 @@ export const performRun = (
         const decision = retryDecision(run, facts)
         if (decision._tag === "Answer") return run
         if (decision._tag === "Refuse") return yield* Effect.fail(decision.rejection)
+        if (decision._tag === "Resume") {
+          const resumed = yield* resumeRun(command, format, stream, run, facts, version)
+          if (resumed === undefined) continue
+          return resumed
+        }
       }
       const draft = startDraft(command, digest, run)
       const [startFact] = yield* placeFacts([draft], caller.id)
       const following = { ...draft.metadata, first_started_at: run?.started_at ?? startFact.metadata.at }
       const carryOut = carryOutRun(command, format, stream, startFact, following)
-      const early = format.recordsWithStart === true ? yield* carryOut : undefined
+      const early = recordsWithStartOf(format, definition.source) ? yield* carryOut : undefined
       const withStart =
         early === undefined
           ? noAppends

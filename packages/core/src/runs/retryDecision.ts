@@ -7,6 +7,8 @@ export type RetryDecision =
   | { readonly _tag: "Answer" }
   | { readonly _tag: "Refuse"; readonly rejection: Rejection }
   | { readonly _tag: "Attempt" }
+  /** A started reasoning run is taken up again from what it recorded (function-formats.md §2.9, decision F3). */
+  | { readonly _tag: "Resume" }
 
 /**
  * The delay, in seconds, after which the same request may succeed, where a run rejected `unavailable` keeps it as
@@ -43,13 +45,14 @@ const toolCallsOf = (facts: ReadonlyArray<Fact>) =>
 
 /**
  * Decides, for a run with the same definition and input, whether to answer what it recorded, refuse as it ended,
- * or run a new attempt: the seed's table row by row, with its three exceptions.
+ * run a new attempt, or resume a started reasoning run: the seed's table row by row, with its three exceptions.
  */
 export const retryDecision = (run: RunState, facts: ReadonlyArray<Fact>): RetryDecision => {
   if (run.status === "succeeded") return { _tag: "Answer" }
   if (run.status === "rejected" && ["invalid_input", "cancelled", "unanswered"].includes(run.rejection?.reason ?? ""))
     return { _tag: "Refuse", rejection: rejectionOfRun(run) }
   if (run.status === "started" && run.finishes_later) return { _tag: "Answer" }
+  if (run.status === "started" && run.type === "reasoning") return { _tag: "Resume" }
   if (run.type === "workflow")
     return {
       _tag: "Refuse",

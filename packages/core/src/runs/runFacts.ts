@@ -1,4 +1,5 @@
 import type { CallerReference } from "../domain/Caller.js"
+import type { RejectionCause } from "../workflow/engine/RejectionCause.js"
 
 /** `run_started`: an attempt of a run began (function-formats.md §1.8). */
 export interface RunStarted {
@@ -26,14 +27,7 @@ export interface RunRejected {
   readonly issues?: ReadonlyArray<{ readonly pointer: string; readonly detail: string }>
   readonly record?: unknown
   /** A workflow's: the step whose uncaught error ended it (workflow-format.md §14). */
-  readonly cause?: {
-    readonly step: string
-    readonly run_id?: string
-    readonly status?: "rejected" | "failed" | "unreachable" | "timed_out"
-    readonly reason?: string
-    readonly kind?: string
-    readonly because?: string
-  }
+  readonly cause?: RejectionCause
 }
 
 /** `run_failed`: the runtime broke while it ran; the incident names the log entry. */
@@ -48,9 +42,19 @@ export interface RunCancelRequested {
   readonly reason?: string
 }
 
+/**
+ * `attempt_resumed`: a started run taken up again (decision N3, F3): the attempt's number and the stream position
+ * it goes on from.
+ */
+export interface AttemptResumed {
+  readonly attempt: number
+  readonly from: number
+}
+
 /** The fact types of a run's stream that the runs view folds. */
 export const runFactTypes = [
   "run_started",
+  "attempt_resumed",
   "run_succeeded",
   "run_rejected",
   "run_failed",

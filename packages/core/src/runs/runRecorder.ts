@@ -1,10 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { NewFactMetadata } from "../domain/Fact.js"
 import type { Rejection } from "../domain/Rejection.js"
 import type { FormatFact } from "../formats/DefinitionFormat.js"
 import { placeFacts } from "../ledger/decide.js"
 import { storeToRejection } from "../ledger/unavailable.js"
-import type { ContentStore } from "../ports/ContentStore.js"
+import { ContentStore } from "../ports/ContentStore.js"
 import type { Ids } from "../ports/Ids.js"
 import { Ledger } from "../ports/Ledger.js"
 import { keepTexts } from "../tools/keepTexts.js"
@@ -41,3 +41,14 @@ export const runRecorder = (where: {
       }).pipe(Effect.provide(context)),
     keep: (texts) => keepTexts(contentOwner(where.org, where.playbook), texts).pipe(Effect.provide(context))
   }))
+
+/** Reads back the texts a playbook's runs kept, by SHA-256; nothing when the store cannot say. */
+export const recallContent = (
+  org: string,
+  playbook: string
+): Effect.Effect<(sha256: string) => Effect.Effect<Option.Option<string>>, never, ContentStore> =>
+  Effect.map(
+    ContentStore,
+    (content) => (sha256) =>
+      content.read(contentOwner(org, playbook), sha256).pipe(Effect.orElseSucceed(() => Option.none<string>()))
+  )

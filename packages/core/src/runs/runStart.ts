@@ -1,5 +1,5 @@
 import { type Cause, Clock, Effect } from "effect"
-import type { NewFact, NewFactMetadata } from "../domain/Fact.js"
+import type { Fact, NewFact, NewFactMetadata } from "../domain/Fact.js"
 import { reject } from "../domain/Rejection.js"
 import type { DefinitionFormat, FormatEnding } from "../formats/DefinitionFormat.js"
 import { type DraftFact, placeFacts } from "../ledger/decide.js"
@@ -7,10 +7,11 @@ import type { ContentStore } from "../ports/ContentStore.js"
 import { Ids } from "../ports/Ids.js"
 import type { Ledger, StreamAppend } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
+import { cancelAsked } from "./cancelAsked.js"
 import type { RunCommand } from "./performRun.js"
 import type { RunState } from "./RunRecord.js"
 import type { RunStarted } from "./runFacts.js"
-import { runRecorder } from "./runRecorder.js"
+import { recallContent, runRecorder } from "./runRecorder.js"
 
 /** The most bytes a run's output and record may hold together as JSON. */
 export const outputAndRecordBound = 1_048_576
@@ -40,16 +41,25 @@ export const startDraft = (command: RunCommand, digest: string, run: RunState | 
   return { type: "run_started", data, metadata } satisfies DraftFact
 }
 
+/** A started run taken up again: its attempt, its first start's time and the facts recorded since that start. */
+export interface Resumption {
+  readonly attempt: number
+  readonly startedAt: string
+  readonly facts: ReadonlyArray<Fact>
+}
+
 /**
  * Carries out the attempt `startFact` began with the run's format: the facts it records while it goes on are
- * caused by the start and carry `following`. A defect inside the format becomes the run's failure.
+ * caused by the start and carry `following`. A run `resumed` goes on from what it recorded, `startFact` being its
+ * `attempt_resumed`. A defect inside the format becomes the run's failure.
  */
 export const carryOut = (
   command: RunCommand,
   format: DefinitionFormat,
   stream: string,
   startFact: NewFact,
-  following: Partial<NewFactMetadata>
+  following: Partial<NewFactMetadata>,
+  resumed?: Resumption
 ): Effect.Effect<FormatEnding, never, Ledger | Ids | ContentStore | Views> =>
   Effect.gen(function* () {
     const recorder = yield* runRecorder({
@@ -66,8 +76,18 @@ export const carryOut = (
       source: command.definition.source,
       version: command.definition.version,
       input: command.input,
-      startedAt: Date.parse(startFact.metadata.at),
-      ...recorder
+      startedAt: Date.parse(resumed?.startedAt ?? startFact.metadata.at),
+      ...recorder,
+      recall: yield* recallContent(command.org, command.playbook),
+      cancelled: yield* cancelAsked(stream),
+      ...(resumed === undefined
+        ? {}
+        : {
+            resumed: {
+              attempt: resumed.attempt,
+              facts: resumed.facts.map((fact) => ({ type: fact.type, data: fact.data }))
+            }
+          })
     })
   }).pipe(Effect.catchAllCause((cause) => recordFailure(cause)))
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { formatOf } from "../definitions/readSource.js"
 import type { Rejection } from "../domain/Rejection.js"
-import type { Formats } from "../formats/DefinitionFormat.js"
+import { type Formats, recordsWithStartOf } from "../formats/DefinitionFormat.js"
 import { placeFacts } from "../ledger/decide.js"
 import type { ContentStore } from "../ports/ContentStore.js"
 import type { Ids } from "../ports/Ids.js"
@@ -31,7 +31,7 @@ export const startWithin = (
 ): Effect.Effect<StartedWithin | undefined, Rejection, Ledger | Ids | Formats | Views | ContentStore> =>
   Effect.gen(function* () {
     const format = yield* formatOf(command.definition.type)
-    if (format.recordsWithStart !== true) return undefined
+    if (!recordsWithStartOf(format, command.definition.source)) return undefined
     const stream = runStream(command.org, command.playbook, command.runId)
     const draft = startDraft(command, canonicalDigest(command.input), undefined)
     const [startFact] = yield* placeFacts([draft], command.caller.id)

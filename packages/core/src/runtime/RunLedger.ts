@@ -4,6 +4,7 @@ import type { Formats } from "../formats/DefinitionFormat.js"
 import { FormatsLive } from "../formats/FormatsLive.js"
 import * as Host from "../host/Host.js"
 import { deliveryHostLayer } from "../interactions/deliveryHost.js"
+import { repliesHostLayer } from "../interactions/repliesHost.js"
 import { Models } from "../models/Models.js"
 import { Authenticator } from "../ports/Authenticator.js"
 import type { ContentStore } from "../ports/ContentStore.js"
@@ -55,7 +56,7 @@ export const layer = (
 /**
  * A whole runtime on a store: the core services, the store's ledger and views, and the host that ends waiting
  * runs (answered, cancelled, expired) as a fiber of the runtime's scope (ADR 0186), beside the hosts of workflows,
- * triggers and deliveries through tools (ADR 0192). Compose with this rather than
+ * triggers, deliveries through tools (ADR 0192) and replies read back (ADR 0195). Compose with this rather than
  * merging `layer` with a store, which leaves the host out.
  */
 export const onStore = <E>(
@@ -66,6 +67,6 @@ export const onStore = <E>(
   toolServers?: Layer.Layer<ToolServers, never, RuntimeConfig>
 ) =>
   Layer.provideMerge(
-    Layer.mergeAll(Host.layer, workflowHostLayer, triggerHostLayer, deliveryHostLayer),
+    Layer.mergeAll(Host.layer, workflowHostLayer, triggerHostLayer, deliveryHostLayer, repliesHostLayer),
     Layer.merge(layer(settings, formats, modelProvider, toolServers), store)
   )

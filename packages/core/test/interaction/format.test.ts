@@ -128,22 +128,73 @@ describe("the interaction document", () => {
     expect(issues.some((issue) => issue.includes("at /output: call needs output.schema"))).toBe(true)
   })
 
-  it("refuses at save, as unavailable, a document that calls a tool; saves one that delivers through a tool", async () => {
-    const call = document("call: { server: crm, tool: close_deal }\noutput:\n  schema: { type: object }\n", "")
-    const refusal = await Effect.runPromise(
-      Effect.flip(interactionFormat.checkAtSave(call, Either.getOrThrow(interactionFormat.read(call))))
-    )
-    expect(refusal.reason).toBe("unavailable")
-    expect(refusal.detail).toContain("does not run an interaction function that calls a tool yet")
+  it("saves, with no check of its server, a document that delivers through a tool", async () => {
     for (const source of [
       askDocument(),
       document("to: x\nexpires: PT1H\ndeliver: { server: chat, tool: send_message }\n")
     ])
       expect(
         await Effect.runPromise(
-          interactionFormat.checkAtSave(source, Either.getOrThrow(interactionFormat.read(source)))
+          interactionFormat.checkAtSave(source, Either.getOrThrow(interactionFormat.read(source)), {
+            org: "local",
+            playbook: "p"
+          })
         )
       ).toEqual([])
+  })
+
+  it("reads a call: within the request, calling a tool, its arguments and read pointer checked", () => {
+    const source = document(
+      "call:\n  server: crm\n  tool: close_deal\n  with: { deal: '{{ input.deal }}', at: '{{ nowt }}' }\n  read: stock\noutput:\n  schema: { type: object }\n",
+      ""
+    )
+    const issues = issuesOf(source)
+    expect(issues).toEqual([
+      expect.stringMatching(/^Line 5, column \d+: at \/call\/with\/at: line 1 of the template: unknown variable nowt/),
+      expect.stringMatching(/^Line 6, column \d+: at \/call\/read: expected a JSON pointer that begins with \//)
+    ])
+    const fine = document(
+      "call:\n  server: crm\n  tool: close_deal\n  with: { deal: '{{ input.deal }}' }\n  read: /id\noutput:\n  schema: { type: string }\n",
+      ""
+    )
+    expect(Either.getOrThrow(interactionFormat.read(fine))).toMatchObject({ finishesLater: false, callsTools: true })
+  })
+
+  /** A `with` block holding `bytes` bytes of literal text, and a template that reads `variable`. */
+  const heavy = (variable: string, bytes = 16_400) => `{ note: '${"x".repeat(bytes)}', at: '{{ ${variable} }}' }`
+
+  it("refuses at save arguments that read no input and hold more than 16 KiB as JSON, under deliver.with and call.with", () => {
+    const deliver = document(
+      `to: x\nexpires: PT1H\ndeliver:\n  server: chat\n  tool: send_message\n  with: ${heavy("now")}\n`
+    )
+    expect(issuesOf(deliver)).toEqual([
+      expect.stringMatching(
+        /^Line 7, column \d+: at \/deliver\/with: the arguments render 16,4\d\d bytes as JSON, and a call's arguments hold at most 16 KiB \(16,384 bytes\); they read no input, so every run would be refused/
+      )
+    ])
+    const call = document(
+      `call:\n  server: crm\n  tool: close_deal\n  with: ${heavy("today")}\noutput:\n  schema: { type: object }\n`,
+      ""
+    )
+    expect(issuesOf(call)).toEqual([
+      expect.stringMatching(/^Line 5, column \d+: at \/call\/with: the arguments render 16,4\d\d bytes/)
+    ])
+  })
+
+  it("leaves to each run the measure of arguments that read the input or the request, and saves arguments that fit", () => {
+    for (const variable of ["input.note", "message", "to"])
+      expect(
+        issuesOf(
+          document(`to: x\nexpires: PT1H\ndeliver:\n  server: chat\n  tool: send_message\n  with: ${heavy(variable)}\n`)
+        )
+      ).toEqual([])
+    expect(
+      issuesOf(
+        document(
+          `to: x\nexpires: PT1H\ndeliver:\n  server: chat\n  tool: send_message\n  with: ${heavy("now", 16_000)}\n`
+        )
+      )
+    ).toEqual([])
   })
 })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Host, InteractionSettings, Ledger, RunLedger, StoreUnavailable } from "@runledger/core"
+import { InteractionSettings, Ledger, RunLedger, StoreUnavailable } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
-import { Context, Effect, Layer, Ref, TestClock, TestServices } from "effect"
+import { Context, Effect, Layer, Ref, TestClock } from "effect"
 import {
   askDocument,
   askInput,
@@ -273,7 +273,7 @@ describe("requests held for an agent", () => {
       })
   )
 
-  it.scoped("a host started later resumes: it ends a request answered while no host ran", () =>
+  it.scoped("an answer ends its run in the append that records it, with no host running", () =>
     Effect.gen(function* () {
       const store = yield* Layer.build(MemoryStore.layer)
       const core = yield* Layer.build(RunLedger.layer(testSettings, interactionFormats))
@@ -282,9 +282,10 @@ describe("requests held for an agent", () => {
       yield* ok("create_definition", { type: "interaction", name: "ask", source: askDocument(), diagram: "none" })
       yield* ok("run_definition", { type: "interaction", name: "ask", input: askInput, run_id: runId })
       yield* ok("answer_interaction", { run_id: runId, answer: { decision: "grant" } })
-      yield* TestServices.provideLive(Effect.sleep("50 millis"))
-      expect((yield* facts(runId)).at(-1)?.type).toBe("request_answered")
-      yield* Layer.build(Host.layer.pipe(Layer.provide(Layer.succeedContext(context))))
+      const [answer, ending] = (yield* facts(runId)).slice(-2)
+      expect([answer?.type, ending?.type]).toEqual(["request_answered", "run_succeeded"])
+      expect(ending?.metadata).toMatchObject({ causation_id: answer?.id, by: expect.stringMatching(/^playbook:/) })
+      expect(answer?.metadata.global_position).toBe(ending!.metadata.global_position - 1)
       expect(yield* ended(runId)).toMatchObject({ status: "succeeded", output: { decision: "grant" } })
     })
   )

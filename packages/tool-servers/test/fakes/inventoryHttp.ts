@@ -16,6 +16,10 @@ export interface InventoryHttp extends ServedWeb {
   readonly hide: (tool: string, hidden: boolean) => void
   /** Answers the next `tools/call` requests HTTP 429, one per `Retry-After` value given, before MCP sees them. */
   readonly limitCalls: (...retryAfter: ReadonlyArray<string>) => void
+  /** Holds the next `tools/call` request before MCP sees it: `reached` settles when it comes, `release` lets it on. */
+  readonly holdCall: () => Hold
+  /** Holds the next `DELETE` (a client ending its session) before MCP sees it, as `holdCall` does. */
+  readonly holdEnding: () => Hold
   /** Forgets every session, as a server that restarted or expired them: a request naming one is answered 404. */
   readonly forgetSessions: () => Promise<void>
   /** How many sessions were opened (initialized) so far. */
@@ -24,6 +28,37 @@ export interface InventoryHttp extends ServedWeb {
   readonly sessionsOpen: () => number
   /** How many requests (POSTs: not event streams resumed) named a session it did not know (answered 404). */
   readonly unknownSessions: () => number
+}
+
+/** A request held before MCP sees it: `reached` settles when it comes, `release` lets it on. */
+export interface Hold {
+  readonly reached: Promise<void>
+  readonly release: () => void
+}
+
+/** A hold as the server keeps it: `reached` to call when the request comes, and the promise it waits on. */
+interface Holding {
+  readonly reached: () => void
+  readonly until: Promise<void>
+}
+
+/** Adds a hold to the queue of the requests it is for, and answers it. */
+const holdNext = (holds: Array<Holding>): Hold => {
+  let reached = () => {}
+  let release = () => {}
+  const arrived = new Promise<void>((resolve) => {
+    reached = resolve
+  })
+  holds.push({ reached: () => reached(), until: new Promise<void>((resolve) => (release = resolve)) })
+  return { reached: arrived, release: () => release() }
+}
+
+/** Waits out the first hold of the queue, if any. */
+const waitOut = async (holds: Array<Holding>): Promise<void> => {
+  const hold = holds.shift()
+  if (hold === undefined) return
+  hold.reached()
+  await hold.until
 }
 
 /** The JSON-RPC method of a request body, if it is one. */
@@ -47,6 +82,8 @@ export const serveInventory = async (secret: string, tenant: string): Promise<In
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>()
   const servers = new Map<string, ReturnType<typeof inventoryServer>>()
   const limited: Array<string> = []
+  const heldCalls: Array<Holding> = []
+  const heldEndings: Array<Holding> = []
   let count = 0
   let opened = 0
   let unknown = 0
@@ -79,6 +116,8 @@ export const serveInventory = async (secret: string, tenant: string): Promise<In
     const body = request.method === "POST" ? await request.text() : undefined
     if (body !== undefined && limited.length > 0 && methodOf(body) === "tools/call")
       return new Response("slow down", { status: 429, headers: { "retry-after": limited.shift()! } })
+    if (body !== undefined && methodOf(body) === "tools/call") await waitOut(heldCalls)
+    if (request.method === "DELETE") await waitOut(heldEndings)
     const id = request.headers.get("mcp-session-id")
     const transport = id === null ? await open() : sessions.get(id)
     if (transport === undefined) {
@@ -123,6 +162,8 @@ export const serveInventory = async (secret: string, tenant: string): Promise<In
     limitCalls: (...retryAfter) => {
       limited.push(...retryAfter)
     },
+    holdCall: () => holdNext(heldCalls),
+    holdEnding: () => holdNext(heldEndings),
     forgetSessions,
     sessionsOpened: () => opened,
     sessionsOpen: () => sessions.size,

@@ -1,12 +1,12 @@
 import { Either } from "effect"
 import type { ReadDocument, SourceIssue } from "../DefinitionFormat.js"
 import { describeValue } from "../document/describeValue.js"
+import { descriptionIssues } from "../document/descriptionIssues.js"
 import { finishIssues } from "../document/finishIssues.js"
 import { type OutputShape, outputShapeSchemas, outputShapes } from "../document/outputShapes.js"
 import type { Place } from "../document/Place.js"
-import { type FrontMatter, readFrontMatter } from "../document/readFrontMatter.js"
-import { checkSchema } from "../jsonSchema/checkSchema.js"
-import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
+import { readFrontMatter } from "../document/readFrontMatter.js"
+import { schemaIssues } from "../document/schemaIssues.js"
 
 /** The keys of a computation function's front matter (function-formats.md §4.1). */
 export const computationPlace: Place = {
@@ -35,15 +35,6 @@ export interface ComputationDocument {
   readonly bodyLine: number
 }
 
-const schemaIssues = (front: FrontMatter, pointer: string, schema: unknown): ReadonlyArray<SourceIssue> => {
-  const broken = checkSchema(schema).map((issue) => front.issueAt(`${pointer}${issue.pointer}`, issue.message))
-  if (broken.length > 0) return broken
-  return Either.match(schemaValidator(schema), {
-    onLeft: (words) => [front.issueAt(pointer, words)],
-    onRight: () => []
-  })
-}
-
 /**
  * Reads a computation function's document (function-formats.md §1.1, §4.1): the envelope, then `description`
  * (1 to 1,000 characters), `language: typescript`, `input.schema`, `output.schema` or `output.shape` (not both,
@@ -54,21 +45,14 @@ export const readComputation = (source: string): Either.Either<ComputationDocume
     const issues: Array<SourceIssue> = [...front.issues]
     const value = front.value
     const description = value.description
-    if (description !== undefined) {
-      const length = typeof description === "string" ? [...description].length : 0
-      if (typeof description !== "string" || length < 1 || length > 1_000) {
-        issues.push(
-          front.issueAt("/description", `expected text of 1 to 1,000 characters, found ${describeValue(description)}`)
-        )
-      }
-    }
+    issues.push(...descriptionIssues(front.issueAt, description))
     if (value.language !== undefined && value.language !== "typescript") {
       issues.push(front.issueAt("/language", "the only language is TypeScript: write language: typescript"))
     }
     const input = (value.input ?? {}) as Record<string, unknown>
     const output = (value.output ?? {}) as Record<string, unknown>
-    if (input.schema !== undefined) issues.push(...schemaIssues(front, "/input/schema", input.schema))
-    if (output.schema !== undefined) issues.push(...schemaIssues(front, "/output/schema", output.schema))
+    if (input.schema !== undefined) issues.push(...schemaIssues(front.issueAt, "/input/schema", input.schema))
+    if (output.schema !== undefined) issues.push(...schemaIssues(front.issueAt, "/output/schema", output.schema))
     const shape = output.shape
     if (shape !== undefined && !outputShapes.includes(shape as OutputShape)) {
       issues.push(

@@ -1,10 +1,8 @@
 import { Either } from "effect"
 import { renderArguments } from "../lookup/renderArguments.js"
+import { callArgumentsBound } from "./argumentsAtSave.js"
 import { argumentTemplates } from "./argumentTemplates.js"
 import { type DeliverTool, deliverVariables } from "./readInteraction.js"
-
-/** The most bytes a delivery's arguments may hold as JSON (function-formats.md §3.9). */
-export const deliveryArgumentsBound = 16_384
 
 /**
  * What a delivery's arguments are rendered over (function-formats.md §3.3): the run's input, the request's moment
@@ -92,7 +90,7 @@ export const deliveryArguments = (
         )
   return Either.flatMap(rendered, (value) => {
     const bytes = Buffer.byteLength(JSON.stringify(value), "utf8")
-    return bytes > deliveryArgumentsBound
+    return bytes > callArgumentsBound
       ? Either.left({ _tag: "TooLarge", bytes } as const)
       : Either.right(value as Record<string, unknown>)
   })

@@ -1,30 +1,54 @@
-import { Effect, Either } from "effect"
+import { Effect, Either, Option } from "effect"
 import { defaultSettings, type RuntimeSettings } from "../../config/RuntimeConfig.js"
-import { reject } from "../../domain/Rejection.js"
+import { invalidInput, reject } from "../../domain/Rejection.js"
+import type { ToolServers } from "../../ports/ToolServers.js"
 import type { DefinitionFormat } from "../DefinitionFormat.js"
+import { checkLookupTool } from "../lookup/checkLookupTool.js"
+import { runLookupCall } from "../lookup/runLookupCall.js"
+import { inputIssues } from "./inputIssues.js"
 import { readInteraction } from "./readInteraction.js"
 import { runInteraction } from "./runInteraction.js"
-import { callUnserved, repliesUnserved } from "./unserved.js"
+import { tellingUnserved } from "./unserved.js"
+
+/** Whether a source calls a tool (`call`), whose run records its call after its start (ADR 0193). */
+const callsATool = (source: string): boolean =>
+  Either.match(readInteraction(source), { onLeft: () => false, onRight: (read) => read.call !== undefined })
 
 /**
- * The interaction function format (function-formats.md §3) of a runtime with these settings: reads and checks
- * documents; refuses at save, as `unavailable`, a document that calls a tool or reads replies back, which this
- * runtime does not serve yet; runs a request held for an agent or delivered through a tool of the servers the
- * settings name, which finishes later, recorded in the same append as the run's start.
+ * The interaction function format (function-formats.md §3) of a runtime with these settings and tool servers:
+ * reads and checks documents; at save asks the server a `call` names for its tools and refuses, at the line of
+ * `call`, one not offered or marked reads (decision F6); refuses at save, as `unavailable`, a document that tells
+ * a refused reply's party why (`replies.tell`), which this runtime does not serve yet (ADR 0195); runs a request held for an agent or delivered through a tool,
+ * which finishes later, recorded in the same append as the run's start; and runs a `call` within the request that
+ * starts it, its one tool call recorded after the start (ADR 0193).
  */
-export const interactionFormatOn = (settings: RuntimeSettings): DefinitionFormat => ({
+export const interactionFormatOn = (
+  settings: RuntimeSettings,
+  port: Option.Option<ToolServers["Type"]>
+): DefinitionFormat => ({
   type: "interaction",
   read: (source) => Either.map(readInteraction(source), (read) => read.document),
-  checkAtSave: (source) => {
+  checkAtSave: (source, _document, where) => {
     const read = readInteraction(source)
     if (Either.isLeft(read)) return Effect.succeed(read.left)
-    if (read.right.call !== undefined) return Effect.fail(reject("unavailable", callUnserved))
-    if (read.right.readsReplies) return Effect.fail(reject("unavailable", repliesUnserved))
-    return Effect.succeed([])
+    if (read.right.replies?.written.tell !== undefined) return Effect.fail(reject("unavailable", tellingUnserved))
+    const { call } = read.right
+    if (call === undefined) return Effect.succeed([])
+    if (where === undefined)
+      return Effect.fail(reject("internal", "An interaction's save needs the playbook it belongs to."))
+    return checkLookupTool(call, where, settings, port, "acts")
   },
-  run: (run) => runInteraction(run, settings),
-  recordsWithStart: true
+  run: (run) => {
+    const read = readInteraction(run.source)
+    if (Either.isLeft(read) || read.right.call === undefined) return runInteraction(run, settings)
+    const { document, call } = read.right
+    const issues = inputIssues(document.inputSchema, run.input)
+    if (issues.length > 0)
+      return Effect.succeed({ _tag: "Rejected", rejection: invalidInput(issues, "input_schema") } as const)
+    return runLookupCall(run, call, document.outputSchema, settings, port, "acts")
+  },
+  recordsWithStart: (source) => !callsATool(source)
 })
 
-/** The interaction format of a runtime with no tool servers: a run that delivers through a tool is `tool_not_offered`. */
-export const interactionFormat: DefinitionFormat = interactionFormatOn(defaultSettings)
+/** The interaction format of a runtime with no tool servers: a run that delivers or calls through a tool is `tool_not_offered`. */
+export const interactionFormat: DefinitionFormat = interactionFormatOn(defaultSettings, Option.none())

@@ -2,16 +2,22 @@ import { Either } from "effect"
 import type { Template } from "liquidjs"
 import type { ReadDocument, SourceIssue } from "../DefinitionFormat.js"
 import { describeValue } from "../document/describeValue.js"
+import { descriptionIssues } from "../document/descriptionIssues.js"
 import { finishIssues } from "../document/finishIssues.js"
 import { type FrontMatter, readFrontMatter } from "../document/readFrontMatter.js"
-import { checkSchema } from "../jsonSchema/checkSchema.js"
-import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
+import { schemaIssues } from "../document/schemaIssues.js"
+import { toolNameIssues } from "../document/toolNames.js"
+import { type LookupCall, lineOfCall, readCall } from "../lookup/readLookup.js"
+import { argumentsTooLargeAtSave } from "./argumentsAtSave.js"
 import { argumentTemplates } from "./argumentTemplates.js"
 import { checkTemplate } from "./checkTemplate.js"
 import { interactionPlace } from "./interactionPlace.js"
 import { durationMillis } from "./isoDuration.js"
+import { type RepliesBlock, readReplies } from "./readReplies.js"
+import { defaultReplyRule, type ReplyRule, readReplyRule } from "./replyRule.js"
+import { requestVariables } from "./requestVariables.js"
 
-/** A tool named by `deliver` or `call`: `server/tool`. */
+/** A tool named by `deliver`: `server/tool`. */
 export interface ToolName {
   readonly server: string
   readonly tool: string
@@ -44,21 +50,18 @@ export interface InteractionDocument {
   readonly expiresMillis?: number
   /** `agent`, or the tool a request is delivered through. */
   readonly deliver?: "agent" | DeliverTool
-  /** Whether the document reads replies back (`replies`), which this runtime does not serve yet. */
-  readonly readsReplies: boolean
-  readonly call?: ToolName
+  /** How replies are read back from the conversation (`replies`, §3.5), as written and as read. */
+  readonly replies?: { readonly written: Record<string, unknown>; readonly block: RepliesBlock }
+  /** The reply rule a request that reads replies records: the written `reply`, or the default; null for none. */
+  readonly replyRule: ReplyRule | null
+  /** The tool a `call` acts through, called once (§3.1): read as a lookup's `call` is. */
+  readonly call?: LookupCall
   /** The answer schema; absent for a notification. */
   readonly answerSchema?: unknown
 }
 
-/** The variables `to`, `from` and the message read (function-formats.md §3.2). */
-export const requestVariables = ["input", "today", "now"] as const
-
 /** Expiry bounds: one minute to thirty days (§3.2). */
 const expiresBounds = { least: 60_000, most: 30 * 24 * 3_600_000 }
-
-const serverName = /^[a-z][a-z0-9-]{0,31}$/
-const toolName = /^[A-Za-z0-9_.-]{1,128}$/
 
 /** The keys `call` excludes (§3.2). */
 const excludedByCall = "to from expires deliver replies reply".split(" ")
@@ -89,32 +92,10 @@ export const deliverVariables = [
   "how_to_answer"
 ] as const
 
-const schemaIssues = (front: FrontMatter, pointer: string, schema: unknown): ReadonlyArray<SourceIssue> => {
-  const broken = checkSchema(schema).map((issue) => front.issueAt(`${pointer}${issue.pointer}`, issue.message))
-  if (broken.length > 0) return broken
-  return Either.match(schemaValidator(schema), {
-    onLeft: (words) => [front.issueAt(pointer, words)],
-    onRight: () => []
-  })
-}
-
-/** Reads `server` and `tool` of a `deliver` or `call` mapping. */
+/** Reads `server` and `tool` of a `deliver` mapping. */
 const toolOf = (front: FrontMatter, pointer: string, value: Record<string, unknown>, issues: Array<SourceIssue>) => {
   const { server, tool } = value
-  if (typeof server !== "string" || !serverName.test(server))
-    issues.push(
-      front.issueAt(
-        `${pointer}/server`,
-        `expected a server name of 1 to 32 lowercase letters, digits and hyphens, first a letter, found ${describeValue(server)}`
-      )
-    )
-  if (typeof tool !== "string" || !toolName.test(tool))
-    issues.push(
-      front.issueAt(
-        `${pointer}/tool`,
-        `expected a tool name of 1 to 128 letters, digits, _, - and ., found ${describeValue(tool)}`
-      )
-    )
+  issues.push(...toolNameIssues(front.issueAt, pointer, server, tool))
   return { server: String(server), tool: String(tool) }
 }
 
@@ -136,8 +117,11 @@ const deliverArgumentsOf = (
         front.issueAt("/deliver/with", `expected a mapping of the tool's arguments, found ${describeValue(withValue)}`)
       )
     else {
-      for (const issue of argumentTemplates(withValue, "/deliver/with", deliverVariables).issues)
-        issues.push(front.issueAt(issue.pointer, issue.message))
+      const { templates, issues: templateIssues } = argumentTemplates(withValue, "/deliver/with", deliverVariables)
+      for (const issue of templateIssues) issues.push(front.issueAt(issue.pointer, issue.message))
+      const tooLarge =
+        templateIssues.length > 0 ? undefined : argumentsTooLargeAtSave(withValue, templates, "/deliver/with")
+      if (tooLarge !== undefined) issues.push(front.issueAt("/deliver/with", tooLarge))
       written = { with: withValue as Record<string, unknown> }
     }
   }
@@ -179,17 +163,11 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
         (issue) => !(issue.pointer === "" && issue.message.endsWith("is required here"))
       )
       const description = value.description
-      if (description !== undefined) {
-        const length = typeof description === "string" ? [...description].length : 0
-        if (typeof description !== "string" || length < 1 || length > 1_000)
-          issues.push(
-            front.issueAt("/description", `expected text of 1 to 1,000 characters, found ${describeValue(description)}`)
-          )
-      }
+      issues.push(...descriptionIssues(front.issueAt, description))
       const input = (value.input ?? {}) as Record<string, unknown>
       const output = (value.output ?? {}) as Record<string, unknown>
-      if (input.schema !== undefined) issues.push(...schemaIssues(front, "/input/schema", input.schema))
-      if (output.schema !== undefined) issues.push(...schemaIssues(front, "/output/schema", output.schema))
+      if (input.schema !== undefined) issues.push(...schemaIssues(front.issueAt, "/input/schema", input.schema))
+      if (output.schema !== undefined) issues.push(...schemaIssues(front.issueAt, "/output/schema", output.schema))
       const takesAnswer = output.schema !== undefined
       const template = (pointer: string, text: unknown) => {
         if (typeof text !== "string" || text.trim() === "") {
@@ -219,9 +197,15 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
           issues.push(front.bodyIssue(1, 1, "call takes no body: a call sends its tool's arguments, not a message"))
         if (!takesAnswer)
           issues.push(front.issueAt("/output", "call needs output.schema: the schema of the value it reads back"))
-        const call = toolOf(front, "/call", value.call as Record<string, unknown>, issues)
-        if (issues.length > 0) return Either.left(finishIssues(issues))
-        return Either.right({ document: documentOf(value, input, output, false, true), call, readsReplies: false })
+        const before = issues.length
+        const call = readCall(front, lineOfCall(source), issues)
+        const tooLarge =
+          call === undefined || issues.length > before
+            ? undefined
+            : argumentsTooLargeAtSave(call.with, call.templates, "/call/with")
+        if (tooLarge !== undefined) issues.push(front.issueAt("/call/with", tooLarge))
+        if (issues.length > 0 || call === undefined) return Either.left(finishIssues(issues))
+        return Either.right({ document: documentOf(value, input, output, false, true), call, replyRule: null })
       }
 
       const to = value.to === undefined ? undefined : template("/to", value.to)
@@ -242,6 +226,8 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
       const deliverValue = value.deliver
       let deliver: "agent" | DeliverTool | undefined
       let from: InteractionDocument["from"]
+      let replies: InteractionDocument["replies"]
+      let replyRule: ReplyRule | null = null
       if (deliverValue === undefined)
         issues.push(
           front.issueAt(
@@ -276,7 +262,21 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
         if (value.from !== undefined) from = template("/from", value.from)
         if (value.replies !== undefined && (mapping.sent === undefined || !takesAnswer))
           issues.push(front.issueAt("/replies", "replies needs deliver.sent and output.schema"))
+        else if (value.replies !== undefined) {
+          const written = value.replies as Record<string, unknown>
+          const read = readReplies(written)
+          for (const issue of read.issues) issues.push(front.issueAt(issue.pointer, issue.message))
+          if (read.replies !== undefined) replies = { written, block: read.replies }
+        }
         if (value.reply !== undefined && !takesAnswer) issues.push(front.issueAt("/reply", "reply needs output.schema"))
+        else if (takesAnswer) {
+          const read =
+            value.reply === undefined
+              ? { rule: defaultReplyRule(output.schema), issues: [] }
+              : readReplyRule(value.reply, output.schema)
+          for (const issue of read.issues) issues.push(front.issueAt(issue.pointer, issue.message))
+          replyRule = read.rule ?? null
+        }
       } else
         issues.push(
           front.issueAt(
@@ -293,7 +293,8 @@ export const readInteraction = (source: string): Either.Either<InteractionDocume
         ...(body === undefined ? {} : { message: body }),
         ...(expiresMillis === undefined ? {} : { expiresMillis }),
         ...(deliver === undefined ? {} : { deliver }),
-        readsReplies: value.replies !== undefined,
+        ...(replies === undefined ? {} : { replies }),
+        replyRule: replies === undefined ? null : replyRule,
         ...(takesAnswer ? { answerSchema: output.schema } : {})
       })
     }

@@ -14,11 +14,11 @@ import {
 import { allowsTool, servingServers } from "../../tools/servingServers.js"
 import { toolNotOffered } from "../../tools/toolRefusals.js"
 import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
-import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
-import { deliveryArguments, deliveryArgumentsBound, howToAnswer } from "./deliveryArguments.js"
+import { callArgumentsBound } from "./argumentsAtSave.js"
+import { deliveryArguments, howToAnswer } from "./deliveryArguments.js"
+import { inputIssues } from "./inputIssues.js"
 import { type DeliverTool, readInteraction } from "./readInteraction.js"
 import { momentsOf, renderTemplate } from "./renderTemplate.js"
-import { callUnserved } from "./unserved.js"
 
 /** Bounds of a rendered request (function-formats.md §3.9). */
 export const requestBounds = { toBytes: 256, messageBytes: 8_192 }
@@ -91,17 +91,11 @@ export const runInteraction = (run: FormatRun, settings: RuntimeSettings): Effec
   Effect.gen(function* () {
     const read = readInteraction(run.source)
     if (Either.isLeft(read)) return rejected(reject("internal", "The saved document of this version no longer reads."))
-    const { document, to, from, message, expiresMillis, deliver, answerSchema } = read.right
+    const { document, to, from, message, expiresMillis, deliver, answerSchema, replies, replyRule } = read.right
     if (deliver === undefined || to === undefined || message === undefined || expiresMillis === undefined)
-      return rejected(reject("unavailable", callUnserved))
-    const inputIssues =
-      document.inputSchema === undefined
-        ? []
-        : Either.match(schemaValidator(document.inputSchema), {
-            onLeft: () => [],
-            onRight: (validate) => validate(run.input, "/input")
-          })
-    if (inputIssues.length > 0) return rejected(invalidInput(inputIssues, "input_schema"))
+      return rejected(reject("internal", "The saved document of this version asks nobody: it calls a tool."))
+    const issues = inputIssues(document.inputSchema, run.input)
+    if (issues.length > 0) return rejected(invalidInput(issues, "input_schema"))
     const notOffered = deliver === "agent" ? undefined : offeredDelivery(run, settings, deliver)
     if (notOffered !== undefined) return rejected(notOffered)
     const interactionSettings = yield* InteractionSettings
@@ -141,7 +135,8 @@ export const runInteraction = (run: FormatRun, settings: RuntimeSettings): Effec
       )
     const toText = party("to", to)
     if (Either.isLeft(toText)) return rejected(toText.left)
-    const answerer = from === undefined ? Either.right(undefined) : party("from", from)
+    const answerer =
+      from === undefined ? Either.right(replies === undefined ? undefined : toText.right) : party("from", from)
     if (Either.isLeft(answerer)) return rejected(answerer.left)
     const words = render("message", message)
     if (Either.isLeft(words)) return rejected(words.left)
@@ -180,7 +175,7 @@ export const runInteraction = (run: FormatRun, settings: RuntimeSettings): Effec
         return rejected(
           sent.left._tag === "TooLarge"
             ? conflict(
-                `The delivery's arguments render ${sent.left.bytes} bytes as JSON; a call holds at most ${deliveryArgumentsBound}.`,
+                `The delivery's arguments render ${sent.left.bytes} bytes as JSON; a call holds at most ${callArgumentsBound}.`,
                 "unworkable"
               )
             : renderRefusal(`${sent.left.pointer}`, sent.left.line, sent.left.words, sent.left.field)
@@ -199,9 +194,9 @@ export const runInteraction = (run: FormatRun, settings: RuntimeSettings): Effec
       message: words.right.text,
       answer_schema: answerSchema ?? null,
       answerer: answerer.right ?? null,
-      reply: null,
+      reply: replyRule,
       deliver,
-      replies: null,
+      replies: replies?.written ?? null,
       expires_at: expiresAt,
       requested_at: now
     }

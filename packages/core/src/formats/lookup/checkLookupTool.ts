@@ -9,15 +9,17 @@ import type { SaveWhere, SourceIssue } from "../DefinitionFormat.js"
 import type { LookupCall } from "./readLookup.js"
 
 /**
- * The save's live check of a lookup's tool (function-formats.md §5.2.2): the server must serve the playbook, the
- * operator allow the tool, the server list it and mark it `reads`; each failure an issue at the line of `call`.
- * A server that cannot be asked fails the save as `unavailable`, naming it; nothing is saved.
+ * The save's live check of a `call`'s tool (function-formats.md §5.2.2): the server must serve the playbook, the
+ * operator allow the tool, and the server list it, marked `reads` for a lookup, or not marked `reads` for an
+ * interaction's call, which acts (decision F6); each failure an issue at the line of `call`. A server that cannot
+ * be asked fails the save as `unavailable`, naming it; nothing is saved.
  */
 export const checkLookupTool = (
-  call: LookupCall,
+  call: Pick<LookupCall, "server" | "tool" | "at">,
   where: SaveWhere,
   settings: RuntimeSettings,
-  port: Option.Option<ToolServers["Type"]>
+  port: Option.Option<ToolServers["Type"]>,
+  wants: "reads" | "acts"
 ): Effect.Effect<ReadonlyArray<SourceIssue>, Rejection> =>
   Effect.gen(function* () {
     const issue = (message: string): ReadonlyArray<SourceIssue> => [
@@ -38,7 +40,11 @@ export const checkLookupTool = (
       return issue(
         `the tool server ${call.server} does not list the tool ${call.tool}; search lists the tools it offers`
       )
-    if (tool.mark !== "reads")
+    if (wants === "acts" && tool.mark === "reads")
+      return issue(
+        `the tool ${call.server}/${call.tool} is marked reads (by its ${tool.markedBy}), so it changes nothing; an interaction's call is for a tool that acts: read through a tool with a lookup function`
+      )
+    if (wants === "reads" && tool.mark !== "reads")
       return issue(
         `the tool ${call.server}/${call.tool} is marked ${tool.mark} (by its ${tool.markedBy}), not reads, so it may change something; a lookup calls only a tool that reads: call a tool that acts from an interaction function with call`
       )

@@ -3,12 +3,13 @@ import type { Template } from "liquidjs"
 import { definitionTypes } from "../../definitions/DefinitionType.js"
 import type { ReadDocument, SourceIssue } from "../DefinitionFormat.js"
 import { describeValue } from "../document/describeValue.js"
+import { descriptionIssues } from "../document/descriptionIssues.js"
 import { finishIssues } from "../document/finishIssues.js"
 import { type FrontMatter, readFrontMatter } from "../document/readFrontMatter.js"
+import { schemaIssues } from "../document/schemaIssues.js"
+import { toolNameIssues } from "../document/toolNames.js"
 import { argumentTemplates } from "../interaction/argumentTemplates.js"
-import { requestVariables } from "../interaction/readInteraction.js"
-import { checkSchema } from "../jsonSchema/checkSchema.js"
-import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
+import { requestVariables } from "../interaction/requestVariables.js"
 import { lookupPlace } from "./lookupPlace.js"
 
 /** A template found inside `call.with`, at its pointer, parsed. */
@@ -44,37 +45,20 @@ export interface LookupDocument {
   readonly runs?: LookupRuns
 }
 
-const serverName = /^[a-z][a-z0-9-]{0,31}$/
-const toolName = /^[A-Za-z0-9_.-]{1,128}$/
 const definitionName = /^[a-z][a-z0-9_-]{0,63}$/
 
-const schemaIssues = (front: FrontMatter, pointer: string, schema: unknown): ReadonlyArray<SourceIssue> => {
-  const broken = checkSchema(schema).map((issue) => front.issueAt(`${pointer}${issue.pointer}`, issue.message))
-  if (broken.length > 0) return broken
-  return Either.match(schemaValidator(schema), {
-    onLeft: (words) => [front.issueAt(pointer, words)],
-    onRight: () => []
-  })
-}
-
-/** Reads `call`: server and tool shapes, `with` a mapping of templates, `read` a JSON pointer. */
-const readCall = (front: FrontMatter, at: LookupCall["at"], issues: Array<SourceIssue>): LookupCall | undefined => {
+/**
+ * Reads `call`: server and tool shapes, `with` a mapping of templates over input, today and now, `read` a JSON
+ * pointer. A lookup's and an interaction's `call` read alike (function-formats.md §3.1, §5.2.1).
+ */
+export const readCall = (
+  front: FrontMatter,
+  at: LookupCall["at"],
+  issues: Array<SourceIssue>
+): LookupCall | undefined => {
   const call = front.value.call as Record<string, unknown>
   const { server, tool, read } = call
-  if (typeof server !== "string" || !serverName.test(server))
-    issues.push(
-      front.issueAt(
-        "/call/server",
-        `expected a server name of 1 to 32 lowercase letters, digits and hyphens, first a letter, found ${describeValue(server)}`
-      )
-    )
-  if (typeof tool !== "string" || !toolName.test(tool))
-    issues.push(
-      front.issueAt(
-        "/call/tool",
-        `expected a tool name of 1 to 128 letters, digits, _, - and ., found ${describeValue(tool)}`
-      )
-    )
+  issues.push(...toolNameIssues(front.issueAt, "/call", server, tool))
   const withValue = call.with ?? {}
   if (typeof withValue !== "object" || withValue === null || Array.isArray(withValue))
     issues.push(
@@ -100,7 +84,7 @@ const readCall = (front: FrontMatter, at: LookupCall["at"], issues: Array<Source
 }
 
 /** Where the key `call` is written: its line, column 1 (a save's live check puts its issues there). */
-const lineOfCall = (source: string): LookupCall["at"] => ({
+export const lineOfCall = (source: string): LookupCall["at"] => ({
   line: source.split("\n").findIndex((line) => /^call\s*:/.test(line)) + 1,
   column: 1
 })
@@ -132,19 +116,13 @@ export const readLookup = (source: string): Either.Either<LookupDocument, Readon
     const value = front.value
     const issues: Array<SourceIssue> = [...front.issues]
     const description = value.description
-    if (description !== undefined) {
-      const length = typeof description === "string" ? [...description].length : 0
-      if (typeof description !== "string" || length < 1 || length > 1_000)
-        issues.push(
-          front.issueAt("/description", `expected text of 1 to 1,000 characters, found ${describeValue(description)}`)
-        )
-    }
+    issues.push(...descriptionIssues(front.issueAt, description))
     if (front.body.trim() !== "")
       issues.push(front.bodyIssue(1, 1, "a lookup takes no body: its call or its runs say everything it does"))
     const input = (value.input ?? {}) as Record<string, unknown>
     const output = (value.output ?? {}) as Record<string, unknown>
-    if (input.schema !== undefined) issues.push(...schemaIssues(front, "/input/schema", input.schema))
-    if (output.schema !== undefined) issues.push(...schemaIssues(front, "/output/schema", output.schema))
+    if (input.schema !== undefined) issues.push(...schemaIssues(front.issueAt, "/input/schema", input.schema))
+    if (output.schema !== undefined) issues.push(...schemaIssues(front.issueAt, "/output/schema", output.schema))
     if (value.call === undefined && value.runs === undefined)
       issues.push(
         front.issueAt("", "a lookup names one of call (a tool marked reads) and runs (another definition's runs)")

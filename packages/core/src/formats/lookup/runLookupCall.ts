@@ -8,14 +8,12 @@ import { offeredTool } from "../../tools/offeredTool.js"
 import { keepsContent } from "../../tools/servingServers.js"
 import { toolNotReadOnly } from "../../tools/toolRefusals.js"
 import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
+import { callArgumentsBound } from "../interaction/argumentsAtSave.js"
 import { momentsOf } from "../interaction/renderTemplate.js"
 import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
 import type { LookupCall } from "./readLookup.js"
 import { renderArguments } from "./renderArguments.js"
 import { valueAt } from "./valueAt.js"
-
-/** The most bytes a lookup's rendered arguments may hold as JSON (16 KiB). */
-const argumentsBound = 16_384
 
 const rejected = (rejection: Rejection, record?: unknown): FormatEnding =>
   record === undefined ? { _tag: "Rejected", rejection } : { _tag: "Rejected", rejection, record }
@@ -31,18 +29,20 @@ const delayOf = (rejection: Rejection): { retry_after_ms?: number } =>
 const recordingNothing = { record: () => Effect.void, keep: () => Effect.void }
 
 /**
- * Runs a lookup's call (function-formats.md §5.2.4): the arguments rendered from the input; the server opened and
- * listed, refusing before anything is sent a tool not offered (`tool_not_offered`), a server that cannot be asked
- * (`tool_server_failed`) or a tool no longer marked reads (`tool_not_read_only`); the call recorded under the run's
- * id and sent with it; a call sent that could not finish `tools_unfinished`; the value at `read` checked against the
- * output schema and answered.
+ * Runs a `call` (function-formats.md §5.2.4, and §3.8 for an interaction's): the arguments rendered from the
+ * input; the server opened and listed, refusing before anything is sent a tool not offered (`tool_not_offered`), a
+ * server that cannot be asked (`tool_server_failed`) or, for a lookup (`wants: "reads"`), a tool no longer marked
+ * reads (`tool_not_read_only`); the call recorded under the run's id and sent with it; a call sent that could not
+ * finish `tools_unfinished` when its tool reads, else `conflict`/`effect_unknown` (an interaction's call to a tool
+ * that acts); the value at `read` checked against the output schema and answered.
  */
 export const runLookupCall = (
   run: FormatRun,
   call: LookupCall,
   outputSchema: unknown,
   settings: RuntimeSettings,
-  port: Option.Option<ToolServers["Type"]>
+  port: Option.Option<ToolServers["Type"]>,
+  wants: "reads" | "acts"
 ): Effect.Effect<FormatEnding> =>
   Effect.gen(function* () {
     const { today, now } = momentsOf(run.startedAt)
@@ -59,7 +59,7 @@ export const runLookupCall = (
       )
     }
     const args = rendered.right as Record<string, unknown>
-    if (new TextEncoder().encode(JSON.stringify(args)).length > argumentsBound)
+    if (new TextEncoder().encode(JSON.stringify(args)).length > callArgumentsBound)
       return rejected(conflict("The call's arguments hold more than 16 KiB as JSON once rendered.", "unworkable"))
     const tools = Option.match(port, {
       onNone: () => ToolServers.none,
@@ -79,7 +79,8 @@ export const runLookupCall = (
           : { server: call.server, tool: call.tool, ...delayOf(offered.left) }
       )
     const { entry, tool } = offered.right
-    if (tool.mark !== "reads")
+    const readOnly = tool.mark === "reads"
+    if (wants === "reads" && !readOnly)
       return rejected(
         toolNotReadOnly(call.server, call.tool, tool.mark, "fix the definition, or have the operator mark it reads")
       )
@@ -93,16 +94,22 @@ export const runLookupCall = (
         runId: run.runId,
         callId: run.runId,
         number: 1,
-        readOnly: true,
+        readOnly,
         keepContent: keepsContent(entry)
       }).pipe(Effect.provide(tools))
     )
     const unfinished = (because: string, detail: string, retryAfterMs?: number) =>
       rejected(
-        reject("unavailable", `The call to ${call.server}/${call.tool} was sent and could not finish: ${detail}`, {
-          kind: "tools_unfinished",
-          because
-        }),
+        readOnly
+          ? reject("unavailable", `The call to ${call.server}/${call.tool} was sent and could not finish: ${detail}`, {
+              kind: "tools_unfinished",
+              because
+            })
+          : reject(
+              "conflict",
+              `The call to ${call.server}/${call.tool} was sent and could not finish: ${detail} The tool acts, so whether it changed something is not known; check before running it again.`,
+              { kind: "effect_unknown", because }
+            ),
         {
           server: call.server,
           tool: call.tool,
@@ -122,7 +129,7 @@ export const runLookupCall = (
       server: call.server,
       tool: call.tool,
       ...(call.read === undefined ? {} : { read: call.read }),
-      mark: "reads",
+      mark: tool.mark,
       duration_ms: answer.durationMs,
       result_bytes: outcome.resultBytes
     }

@@ -33,6 +33,12 @@ export interface Toolbox {
   readonly called: () => ToolsCalled
   /** The ids of the calls whose content is not kept (their server's `record_content` is off). */
   readonly unrecorded: () => ReadonlySet<string>
+  /**
+   * Keeps the arguments of the calls an answer asks for, scrubbed, where their server keeps content, before the
+   * answer is recorded: a run performed again makes the calls it had not made yet with them (ADR 0330). Answers
+   * each kept call's digest by its id.
+   */
+  readonly keepArguments: (calls: ReadonlyArray<ModelToolCall>) => Effect.Effect<ReadonlyMap<string, string>, Rejection>
 }
 
 /** The toolbox of a run that names no tools. */
@@ -41,5 +47,6 @@ export const noTools: Toolbox = {
   call: () => Effect.succeed({ results: [] }),
   spent: () => true,
   called: () => ({ count: 0, onlyRead: true, names: [] }),
-  unrecorded: () => new Set()
+  unrecorded: () => new Set(),
+  keepArguments: () => Effect.succeed(new Map())
 }

@@ -122,13 +122,17 @@ const responseShown = (text: string, json: boolean): unknown => {
   }
 }
 
-/** `model_call_answered`: the provider answered a request. */
+/**
+ * `model_call_answered`: the provider answered a request. Each tool call it asks for names the digest its arguments
+ * are kept under, where they are (`digests`, by call id).
+ */
 export const modelCallAnswered = (
   asked: CallAsked,
   attempt: number,
   answer: ModelAnswer,
   json: boolean,
-  durationMs: number
+  durationMs: number,
+  digests: ReadonlyMap<string, string> = new Map()
 ) => ({
   type: "model_call_answered",
   data: {
@@ -140,7 +144,10 @@ export const modelCallAnswered = (
     usage: usageShown(answer.usage),
     response_id: answer.responseId,
     response: responseShown(answer.text, json),
-    tool_calls: answer.toolCalls.map((call) => ({ call_id: call.id, tool: call.name })),
+    tool_calls: answer.toolCalls.map((call) => {
+      const digest = digests.get(call.id)
+      return { call_id: call.id, tool: call.name, ...(digest === undefined ? {} : { arguments_sha256: digest }) }
+    }),
     warnings: [],
     attempts: attempt,
     duration_ms: durationMs,

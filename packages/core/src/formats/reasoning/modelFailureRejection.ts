@@ -30,10 +30,15 @@ export const exposedWords = (model: ResolvedModel, failure: ModelCallFailed, pro
   return ` The provider said: ${redacted(provider, failure.providerMessage, prompt)}`
 }
 
+/** The delay the provider asked for (`Retry-After`), in whole seconds, at least 1. */
+const askedSeconds = (failure: ModelCallFailed): number | undefined =>
+  failure.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(failure.retryAfterMs / 1000))
+
 /**
  * The run's ending for a model call that got no answer (function-formats.md §2.8): the definition's fault is
  * `conflict`/`unworkable`; a provider not configured is `model_not_offered`; a refused key, a rate limit, an
- * unavailable provider or a call past its deadline are `unavailable` (with Retry-After where waiting may help);
+ * unavailable provider or a call past its deadline are `unavailable` (with Retry-After where waiting may help: the
+ * provider's own delay when it names one, on a 429 or a 503 alike);
  * a content refusal is `invalid_input` at `/input`.
  */
 export const modelFailureRejection = (model: ResolvedModel, failure: ModelCallFailed, words: string): Rejection => {
@@ -55,18 +60,21 @@ export const modelFailureRejection = (model: ResolvedModel, failure: ModelCallFa
     case "credentials_rejected":
       return reject("unavailable", `The provider ${name} refused this runtime's credentials${status}.${words}`)
     case "rate_limited": {
-      const seconds =
-        failure.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(failure.retryAfterMs / 1000))
+      const seconds = askedSeconds(failure)
       return reject(
         "unavailable",
         `The provider ${name} is limiting this runtime's calls${seconds === undefined ? "; try again later" : `; try again in ${seconds} s`}.${words}`,
         { retryAfter: seconds ?? laterSeconds }
       )
     }
-    case "provider_unavailable":
-      return reject("unavailable", `The provider ${name} could not take the call${status}; try again later.${words}`, {
-        retryAfter: laterSeconds
-      })
+    case "provider_unavailable": {
+      const seconds = askedSeconds(failure)
+      return reject(
+        "unavailable",
+        `The provider ${name} could not take the call${status}${seconds === undefined ? "; try again later" : `; try again in ${seconds} s`}.${words}`,
+        { retryAfter: seconds ?? laterSeconds }
+      )
+    }
     case "timed_out":
       return reject(
         "unavailable",

@@ -3,6 +3,7 @@ import { type Template, TokenKind } from "liquidjs"
 import type { ModelCallSettings } from "../../ports/ModelProvider.js"
 import { type ReadDocument, type SourceIssue, sourceIssueWords } from "../DefinitionFormat.js"
 import { describeValue } from "../document/describeValue.js"
+import { descriptionIssues } from "../document/descriptionIssues.js"
 import { finishIssues } from "../document/finishIssues.js"
 import { type OutputShape, outputShapeSchemas, outputShapes } from "../document/outputShapes.js"
 import { type FrontMatter, readFrontMatter } from "../document/readFrontMatter.js"
@@ -170,13 +171,7 @@ export const readReasoning = (source: string): Either.Either<ReasoningDocument, 
     const value = front.value
     const issues: Array<SourceIssue> = [...front.issues]
     const description = value.description
-    if (description !== undefined) {
-      const length = typeof description === "string" ? [...description].length : 0
-      if (typeof description !== "string" || length < 1 || length > 1_000)
-        issues.push(
-          front.issueAt("/description", `expected text of 1 to 1,000 characters, found ${describeValue(description)}`)
-        )
-    }
+    issues.push(...descriptionIssues(front.issueAt, description))
     const model = value.model
     const slash = typeof model === "string" ? model.indexOf("/") : -1
     if (model !== undefined && (typeof model !== "string" || slash <= 0 || slash === model.length - 1))

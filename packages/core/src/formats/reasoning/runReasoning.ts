@@ -1,15 +1,17 @@
-import { Clock, Effect, Either } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { conflict, type Rejection, reject } from "../../domain/Rejection.js"
 import type { Models } from "../../models/Models.js"
-import type { ModelAnswer, ModelMessage, ModelUsage } from "../../ports/ModelProvider.js"
-import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
+import type { ModelAnswer, ModelMessage, ModelToolCall, ModelUsage } from "../../ports/ModelProvider.js"
+import type { CancelAsked, FormatEnding, FormatRun } from "../DefinitionFormat.js"
 import { afterTools } from "./afterTools.js"
 import { answerRecord } from "./answerRecord.js"
 import { type CallContext, callLimitMillis, callModel } from "./callModel.js"
 import { jsonAnswer, repairWords } from "./jsonAnswer.js"
-import { addUsage, type CallAsked, noUsage, settingsShown, usageShown } from "./modelCallFacts.js"
+import { addUsage, type CallAsked, settingsShown, usageShown } from "./modelCallFacts.js"
 import { exposedWords, modelFailureRejection } from "./modelFailureRejection.js"
 import { prepareRun } from "./prepareRun.js"
+import { type RecordedToolCall, recordedRun, toolsCalledIn } from "./recordedRun.js"
+import { type GoOn, resumeConversation } from "./resumeConversation.js"
 import { retellTools } from "./retellTools.js"
 import type { Toolbox } from "./Toolbox.js"
 import type { ToolReference } from "./toolReferences.js"
@@ -26,6 +28,18 @@ const runLimitMillis = (maxOutputTokens: number): number => Math.max(600_000, ca
 /** Opens the tools a run names, before its first model call; `unavailable` when one is not offered. */
 export type OpenTools = (run: FormatRun, tools: ReadonlyArray<ToolReference>) => Effect.Effect<Toolbox, Rejection>
 
+/** The ending of a run performed again whose call to a tool that may act was left in flight (decision F3). */
+const effectUnknown = (call: RecordedToolCall): Rejection =>
+  reject(
+    "conflict",
+    `The run stopped while it called ${call.server}/${call.tool}, which may change something; whether it did is not known, so check before running it again under a new run id.`,
+    { kind: "effect_unknown", because: "interrupted" }
+  )
+
+/** The ending of a run cancelled while its loop went on: `cancelled`, with the cancel's kind and reason. */
+const cancelledBy = (asked: CancelAsked): Rejection =>
+  reject("cancelled", asked.reason ?? `The run was cancelled at the request of ${asked.by}.`, { kind: asked.kind })
+
 /** The run's spending so far: tokens and cost, kept on a rejection once a model answered. */
 interface Spending {
   usage: ModelUsage
@@ -41,7 +55,10 @@ const inputTokensOf = (usage: ModelUsage): number =>
  * anything is called; opens its tools; calls the model, carrying out the tool calls it asks for until it answers
  * without any or a bound forces the final step (25 calls, the run's input tokens); checks a JSON answer, asking once
  * for a `repair`; and ends with the output and the record, or the rejection its failure maps to (§2.8, §2.9), which
- * keeps the run's spending once a model answered. Model and tool calls are recorded as they happen.
+ * keeps the run's spending once a model answered and the delay it asks (`retry_after_ms`, ADR 0331). Model and
+ * tool calls are recorded as they happen. A cancel asked while the loop goes on stops it: the calls in flight end
+ * `interrupted` and the run ends `cancelled` (ADR 0329). A run performed again goes on from what it recorded
+ * (decision F3, ADR 0330).
  */
 export const runReasoning = (
   run: FormatRun,
@@ -53,18 +70,27 @@ export const runReasoning = (
     const prepared = prepareRun(run, models.settings)
     if (Either.isLeft(prepared)) return { _tag: "Rejected", rejection: prepared.left } as const
     const { document, model, providerOptions, prompt } = prepared.right
+    const recordFacts = run.record ?? (() => Effect.void)
+    const recorded = recordedRun(run.resumed?.facts ?? [])
+    const resumed = yield* resumeConversation(recorded, run.recall ?? (() => Effect.succeed(Option.none())))
+    if (resumed.closing.length > 0) {
+      const closed = yield* Effect.either(recordFacts(resumed.closing))
+      if (Either.isLeft(closed)) return { _tag: "Rejected", rejection: closed.left } as const
+    }
     const opened = yield* Effect.either(openTools(run, document.tools))
-    if (Either.isLeft(opened)) return { _tag: "Rejected", rejection: opened.left } as const
+    if (Either.isLeft(opened))
+      return { _tag: "Rejected", rejection: afterTools(opened.left, toolsCalledIn(recorded)) } as const
     const tools = opened.right
     const context: CallContext = {
       models,
-      record: run.record ?? (() => Effect.void),
+      record: recordFacts,
       json: document.output.format === "json",
-      runDeadline: began + runLimitMillis(document.settings.maxOutputTokens)
+      runDeadline: began + runLimitMillis(document.settings.maxOutputTokens),
+      keepArguments: tools.keepArguments
     }
-    const spending: Spending = { usage: noUsage, cost: undefined, answered: false }
-    const messages: Array<ModelMessage> = [{ role: "user", text: prompt.message }]
-    let number = 0
+    const spending: Spending = { usage: resumed.usage, cost: resumed.cost, answered: resumed.answered }
+    const messages: Array<ModelMessage> = [{ role: "user", text: prompt.message }, ...resumed.messages]
+    let number = resumed.number
 
     /** One model call of the conversation as it stands; its failure as the run's rejection. */
     const ask = (step: CallAsked["step"], repair: boolean): Effect.Effect<ModelAnswer, Rejection> => {
@@ -112,29 +138,48 @@ export const runReasoning = (
       })
     }
 
-    /** The loop: model calls and the tool calls they ask for, up to an answer without any. */
-    const converse = Effect.gen(function* () {
-      for (;;) {
-        const withinTokens = inputTokensOf(spending.usage) < (models.settings.maxInputTokens ?? defaultMaxInputTokens)
-        const step = tools.offered.length > 0 && !tools.spent() && withinTokens ? "with_tools" : "final"
-        const answer = yield* ask(step, false)
-        if (answer.toolCalls.length === 0) return answer
-        if (step === "final")
-          return yield* Effect.fail(
-            reject("unavailable", "The model still asked for tools in its final step, which offers none.", {
-              because: "no_answer",
-              retryAfter: laterSeconds
-            })
-          )
-        messages.push({ role: "assistant", text: answer.text, toolCalls: answer.toolCalls })
-        const carried = yield* tools.call(answer.toolCalls)
+    /** Carries out the calls an answer asked for, telling the model of each; a bound of the loop ends the run. */
+    const carry = (calls: ReadonlyArray<ModelToolCall>) =>
+      Effect.gen(function* () {
+        const carried = yield* tools.call(calls)
         messages.push(...carried.results)
         if (carried.stop !== undefined)
           return yield* Effect.fail(
             reject("unavailable", carried.stop.detail, { because: carried.stop.because, retryAfter: laterSeconds })
           )
-      }
-    })
+      })
+
+    /**
+     * The loop: model calls and the tool calls they ask for, up to an answer without any; a run performed again
+     * goes on from where it stopped.
+     */
+    const converse = (start: GoOn) =>
+      Effect.gen(function* () {
+        let next = start
+        if (next._tag === "EffectUnknown") return yield* Effect.fail(effectUnknown(next.call))
+        if (next._tag === "Call") yield* carry(next.calls)
+        for (;;) {
+          const withinTokens = inputTokensOf(spending.usage) < (models.settings.maxInputTokens ?? defaultMaxInputTokens)
+          const step =
+            next._tag === "Answer"
+              ? next.step
+              : tools.offered.length > 0 && !tools.spent() && withinTokens
+                ? "with_tools"
+                : "final"
+          const answer = next._tag === "Answer" ? next.answer : yield* ask(step, false)
+          next = { _tag: "Ask" }
+          if (answer.toolCalls.length === 0) return answer
+          if (step === "final")
+            return yield* Effect.fail(
+              reject("unavailable", "The model still asked for tools in its final step, which offers none.", {
+                because: "no_answer",
+                retryAfter: laterSeconds
+              })
+            )
+          messages.push({ role: "assistant", text: answer.text, toolCalls: answer.toolCalls })
+          yield* carry(answer.toolCalls)
+        }
+      })
 
     const repair = (answer: ModelAnswer, issues: ReadonlyArray<{ readonly detail: string }>) => {
       messages.push({ role: "assistant", text: answer.text, toolCalls: [] })
@@ -142,26 +187,34 @@ export const runReasoning = (
       return ask("final", true)
     }
 
+    const work = Effect.gen(function* () {
+      const answer = yield* converse(resumed.goOn)
+      if (document.output.format === "text") return { answer, output: answer.text as unknown }
+      let last = answer
+      const output = yield* jsonAnswer(answer, document.output.schema, document.settings.maxOutputTokens, (...args) =>
+        Effect.tap(repair(...args), (corrected) => {
+          last = corrected
+        })
+      )
+      return { answer: last, output }
+    })
     const ended = yield* Effect.either(
-      Effect.gen(function* () {
-        const answer = yield* converse
-        if (document.output.format === "text") return { answer, output: answer.text as unknown }
-        let last = answer
-        const output = yield* jsonAnswer(answer, document.output.schema, document.settings.maxOutputTokens, (...args) =>
-          Effect.tap(repair(...args), (corrected) => {
-            last = corrected
-          })
-        )
-        return { answer: last, output }
-      })
+      run.cancelled === undefined
+        ? work
+        : Effect.raceFirst(
+            Effect.interruptible(work),
+            Effect.interruptible(Effect.flatMap(run.cancelled, (asked) => Effect.fail(cancelledBy(asked))))
+          )
     )
     const duration = (yield* Clock.currentTimeMillis) - began
     const cost = spending.cost === undefined ? {} : { cost_usd: spending.cost }
-    const rejected = (rejection: Rejection): FormatEnding => ({
-      _tag: "Rejected",
-      rejection: afterTools(rejection, tools.called()),
-      ...(spending.answered ? { record: { usage: usageShown(spending.usage), duration_ms: duration, ...cost } } : {})
-    })
+    const rejected = (rejection: Rejection): FormatEnding => {
+      const ending = afterTools(rejection, tools.called())
+      const delay = ending.retryAfter === undefined ? {} : { retry_after_ms: ending.retryAfter * 1000 }
+      const spent = spending.answered ? { usage: usageShown(spending.usage), duration_ms: duration, ...cost } : {}
+      const record = { ...spent, ...delay }
+      return { _tag: "Rejected", rejection: ending, ...(Object.keys(record).length === 0 ? {} : { record }) }
+    }
     if (Either.isLeft(ended)) return rejected(ended.left)
     const { answer, output } = ended.right
     const record = answerRecord(

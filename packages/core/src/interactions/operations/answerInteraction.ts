@@ -52,8 +52,9 @@ export const answerInteraction = declare({
             runId: known.run_id,
             answer: input.answer,
             ...(input.claimed_for === undefined ? {} : { claimedFor: input.claimed_for }),
-            caller,
-            now
+            answeredBy: caller.reference,
+            now,
+            endedBy: `playbook:${playbook!.id}`
           }),
         by: caller.id,
         what: `the run ${input.run_id}`

@@ -9,8 +9,11 @@ import { readRun } from "../readRun.js"
 import { runStream } from "../runFacts.js"
 import { runSummary } from "../runSummary.js"
 
-/** The types whose runs end within the request that started them, so nothing can cancel them from outside. */
-const endsWithinItsRequest = (run: RunState): boolean => !run.finishes_later
+/**
+ * The runs that end within the request that started them and that nothing can cancel from outside: every such run
+ * but a reasoning run, which stops at a cancel while its loop goes on (function-formats.md §2.9, ADR 0329).
+ */
+const endsWithinItsRequest = (run: RunState): boolean => !run.finishes_later && run.type !== "reasoning"
 
 /** A cancel's reason: 1 to 1,024 characters with no control character. */
 const CancelReason = Schema.String.pipe(

@@ -1,3 +1,4 @@
+import type { RejectionCause } from "./RejectionCause.js"
 import type { CancelKind, RunEvent } from "./WorkflowInput.js"
 
 /** How a workflow run ends, as the interpreter settles it (workflow-format.md §14). */
@@ -10,14 +11,7 @@ export type RunEnding =
       readonly because?: string
       readonly detail: string
       /** The step whose uncaught error ended the run (seed: `cause` on a workflow rejection). */
-      readonly cause?: {
-        readonly step: string
-        readonly run_id?: string
-        readonly status?: "rejected" | "failed" | "unreachable" | "timed_out"
-        readonly reason?: string
-        readonly kind?: string
-        readonly because?: string
-      }
+      readonly cause?: RejectionCause
     }
 
 /** A literal filter a listen registers for playbook events (only filters whose `type` is written literally). */

@@ -57,10 +57,17 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
 export const workflowDriveOrigin = "workflow-drive"
 
 /**
- * The origin of a drive's append that set its run's next timer: the drive carries on with the rest, and the host on
- * the instance that runs the timer loop (any instance: ADR 0402) looks whether the loop must wake sooner.
+ * The origin of a drive's append that set its run's next timer, with the timer's time: the drive carries on with
+ * the rest, and the host of the instance whose timer loop runs (any instance: ADR 0402) nudges the loop if the
+ * timer is due before the loop would look by itself (ADR 0279).
  */
-export const workflowTimerOrigin = "workflow-drive-timer"
+export const workflowTimerOrigin = (dueAt: number): string => `${timerOriginPrefix}${dueAt}`
+
+/** The time of the timer a drive's append set, if its origin says it set one. */
+export const timerOfOrigin = (origin: string | undefined): number | undefined =>
+  origin?.startsWith(timerOriginPrefix) ? Number(origin.slice(timerOriginPrefix.length)) : undefined
+
+const timerOriginPrefix = "workflow-drive-timer@"
 
 /** Keeps a read document by its version key, forgetting the oldest beyond the bound. */
 export const keepDocument = (documents: Map<string, WorkflowDocument>, key: string, document: WorkflowDocument) => {

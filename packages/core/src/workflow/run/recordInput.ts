@@ -199,7 +199,7 @@ export const recordInput = (
       ? yield* Effect.forEach(startCalls, (call) => startCallWithin(context, call, inputFact!.id, calls.kept))
       : startCalls.map((call) => ({ _tag: "Later", call }) as const)
     for (const call of decided) if (call._tag === "Within") appends.push(...call.started.appends)
-    const origin = setsTimer ? workflowTimerOrigin : workflowDriveOrigin
+    const origin = setsTimer ? workflowTimerOrigin(nextDue) : workflowDriveOrigin
     const result = yield* ledger.append(appends, { origin }).pipe(
       Effect.map(Option.some),
       Effect.catchTag("VersionConflict", (error) =>

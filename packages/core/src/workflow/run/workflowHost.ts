@@ -1,12 +1,14 @@
-import { Clock, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Queue } from "effect"
+import { eachWakeup } from "../../host/eachWakeup.js"
 import { runEndingTypes } from "../../interactions/interactionFacts.js"
+import { runAddressOf } from "../../interactions/runAddress.js"
 import { whileHeld } from "../../ports/Lease.js"
 import { Ledger, type LedgerWakeup, wakesFor } from "../../ports/Ledger.js"
 import { Views } from "../../ports/Views.js"
 import type { RunState } from "../../runs/RunRecord.js"
 import { runsPartition, runsView } from "../../runs/runsProjection.js"
 import { type DriveServices, driveRun } from "./driveRun.js"
-import { WorkflowEngine, workflowDriveOrigin, workflowTimerOrigin } from "./WorkflowEngine.js"
+import { timerOfOrigin, WorkflowEngine, workflowDriveOrigin } from "./WorkflowEngine.js"
 import { type WorkflowDue, workflowDuePartition, workflowDueView } from "./workflowDueProjection.js"
 import { workflowInputApplied } from "./workflowFacts.js"
 
@@ -30,14 +32,6 @@ const sweepMillis = 30_000
 
 /** How long the host waits before looking again when a due run could not be moved (a store outage, a defect). */
 const stuckMillis = 1_000
-
-/** The stream of a run and, when a workflow's step called it, the stream of that workflow's run. */
-const runStreamParts = (stream: string) => {
-  const parts = stream.split("/")
-  return parts.length === 5 && parts[0] === "playbook" && parts[3] === "runs"
-    ? { org: parts[1]!, playbook: parts[2]!, runId: parts[4]! }
-    : undefined
-}
 
 /**
  * The host of workflow runs (architecture.md, The host; ADR 0271). It keeps nothing in memory the views do not:
@@ -73,26 +67,9 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
       else yield* Queue.offer(nudges, undefined)
     })
 
-  /** Nudges the timer loop if it runs here and a run of `streams` is due before it would look by itself. */
-  const timerSet = (streams: ReadonlyArray<string>) =>
-    Effect.forEach(
-      streams,
-      (stream) =>
-        runStreamParts(stream) === undefined || engine.timerLoop.wakesAt === Number.NEGATIVE_INFINITY
-          ? Effect.void
-          : Effect.flatMap(dueDoc(stream), (doc) =>
-              doc !== undefined && Date.parse(doc.sort) < engine.timerLoop.wakesAt
-                ? Queue.offer(nudges, undefined)
-                : Effect.void
-            ),
-      { discard: true }
-    ).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("RunLedger workflow host: a wake-up could not be read", cause))
-    )
-
   const onStream = (stream: string) =>
     Effect.gen(function* () {
-      const parts = runStreamParts(stream)
+      const parts = runAddressOf(stream)
       if (parts === undefined) return
       yield* lookAt(stream)
       const run = yield* views.get({
@@ -107,30 +84,25 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
     )
 
   /**
-   * What a wake-up asks of the host (ADR 0279): a look at its streams; a look at whether a drive's new timer is due
-   * before the timer loop wakes; a nudge of the timer loop (an input from an instance that does not tag its
-   * appends); or nothing (a drive's own append, which that drive carries on with, wherever it runs).
+   * What a wake-up asks of the host (ADR 0279): a look at its streams; a nudge of the timer loop, for a drive's
+   * timer due before the loop wakes where the loop runs, or for an input from an instance that does not tag its
+   * appends; or nothing (a drive's own append, which that drive carries on with, wherever it runs).
    */
-  const askOf = (wakeup: LedgerWakeup): "look" | "timer" | "nudge" | undefined => {
-    const fromDrive = wakeup.origin === workflowDriveOrigin || wakeup.origin === workflowTimerOrigin
+  const askOf = (wakeup: LedgerWakeup): "look" | "nudge" | undefined => {
+    const timer = timerOfOrigin(wakeup.origin)
+    const fromDrive = wakeup.origin === workflowDriveOrigin || timer !== undefined
     if (fromDrive && !wakeup.types?.includes("run_cancel_requested"))
-      return wakeup.origin === workflowTimerOrigin ? "timer" : undefined
+      return timer !== undefined && timer < engine.timerLoop.wakesAt ? "nudge" : undefined
     if (wakesFor(wakeup, movesWorkflows)) return "look"
     return wakeup.origin === undefined && wakesFor(wakeup, setsTimers) ? "nudge" : undefined
   }
 
-  const answer = (wakeup: LedgerWakeup) => {
-    const ask = askOf(wakeup)
-    if (ask === "look") return Effect.forEach(wakeup.streams, onStream, { discard: true })
-    if (ask === "timer") return timerSet(wakeup.streams)
-    return Queue.offer(nudges, undefined)
-  }
+  const answer = (wakeup: LedgerWakeup) =>
+    askOf(wakeup) === "look"
+      ? Effect.forEach(wakeup.streams, onStream, { discard: true })
+      : Queue.offer(nudges, undefined)
 
-  const wakeups = ledger.wakeups.pipe(
-    Stream.filter((wakeup) => askOf(wakeup) !== undefined),
-    Stream.mapEffect(answer, { concurrency, unordered: true }),
-    Stream.runDrain
-  )
+  const wakeups = eachWakeup(ledger.wakeups, (wakeup) => askOf(wakeup) !== undefined, answer, concurrency)
 
   /** Drives every run that is due, page by page; the time of the next due run after now, if any. */
   const driveDue = Effect.gen(function* () {

@@ -1,4 +1,4 @@
-import type { DefinitionVersionData } from "../../definitions/definitionFacts.js"
+import { type DefinitionVersionData, definitionFactTypes } from "../../definitions/definitionFacts.js"
 import type { Fact } from "../../domain/Fact.js"
 import { runEndingTypes } from "../../interactions/interactionFacts.js"
 import { jsonEqual } from "../engine/jsonValues.js"
@@ -12,15 +12,11 @@ import {
 } from "./triggerFacts.js"
 import type { TriggerActivation, WorkflowTriggers } from "./WorkflowTriggers.js"
 
-/** The definition facts that change a workflow's triggers. */
-export const definitionTriggerTypes = [
-  "definition_created",
-  "definition_updated",
-  "definition_paused",
-  "definition_resumed",
-  "definition_retired",
-  "definition_restored"
-] as const
+/**
+ * The definition facts that change a workflow's triggers: every one, as each creates, changes, pauses or ends the
+ * version its triggers come from.
+ */
+export const definitionTriggerTypes = definitionFactTypes
 
 /** Who a version acts for: the person who recorded it, if a person did. */
 const actsForOf = (fact: Fact): string | undefined =>
