@@ -18,6 +18,10 @@ import { workflowInputApplied } from "./workflowFacts.js"
  */
 const movesWorkflows: ReadonlySet<string> = new Set(["run_cancel_requested", ...runEndingTypes])
 
+/** The facts that ask a run to cancel, and those that end a run (its caller's call arrived). */
+const cancels: ReadonlySet<string> = new Set(["run_cancel_requested"])
+const endings: ReadonlySet<string> = new Set(runEndingTypes)
+
 /** An input another instance recorded may have set a timer: the timer loop looks at the due view again. */
 const setsTimers: ReadonlySet<string> = new Set([workflowInputApplied])
 
@@ -67,11 +71,16 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
       else yield* Queue.offer(nudges, undefined)
     })
 
-  const onStream = (stream: string) =>
+  /**
+   * Looks at a run a wake-up names: at the run itself when a cancel may have been asked of it, and at the run that
+   * called it when it may have ended (an ended run has no due document of its own).
+   */
+  const onStream = (wakeup: LedgerWakeup) => (stream: string) =>
     Effect.gen(function* () {
       const parts = runAddressOf(stream)
       if (parts === undefined) return
-      yield* lookAt(stream)
+      if (wakesFor(wakeup, cancels)) yield* lookAt(stream)
+      if (!wakesFor(wakeup, endings)) return
       const run = yield* views.get({
         view: runsView,
         partition: runsPartition(parts.org, parts.playbook),
@@ -99,7 +108,7 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
 
   const answer = (wakeup: LedgerWakeup) =>
     askOf(wakeup) === "look"
-      ? Effect.forEach(wakeup.streams, onStream, { discard: true })
+      ? Effect.forEach(wakeup.streams, onStream(wakeup), { discard: true })
       : Queue.offer(nudges, undefined)
 
   const wakeups = eachWakeup(ledger.wakeups, (wakeup) => askOf(wakeup) !== undefined, answer, concurrency)
