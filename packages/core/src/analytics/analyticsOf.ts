@@ -38,12 +38,10 @@ export const runsOfBuckets = (buckets: ReadonlyArray<DayBucket>): WindowRuns => 
   )
 })
 
-/** The runs of a playbook's days (each day in its shards, ADR 0181), oldest first: every definition's. */
+/** The runs of a playbook's days, oldest first: every definition's. */
 export const runsOfDays = (days: ReadonlyArray<RunDay>): WindowRuns => ({
   counts: days.flatMap((day) => day.definitions.map((counts) => ({ ...counts, day: day.day }))),
-  durations: new Map(
-    [...groupBy(days, (day) => day.day)].map(([day, shards]) => [day, shards.map((shard) => shard.durations)])
-  )
+  durations: new Map(days.map((day) => [day.day, [day.durations]]))
 })
 
 /** A sum of dollars without the noise of binary fractions. */

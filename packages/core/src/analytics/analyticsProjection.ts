@@ -1,6 +1,5 @@
 import type { Fact } from "../domain/Fact.js"
 import type { Projection, ViewDoc, ViewKey } from "../ports/Views.js"
-import { shardedId, shardOf, unshardedId } from "./analyticsShard.js"
 import { type DayBucket, emptyBucket, withContribution } from "./DayBucket.js"
 import { foldRunTally, tallyFactTypes } from "./foldRunTally.js"
 import { dayWithContribution, emptyDay, type RunDay } from "./RunDay.js"
@@ -51,7 +50,7 @@ const bucketKeyOf = (fact: Fact, tally: ViewKey): ViewKey | undefined => {
   return {
     view: dayBucketView,
     partition: tally.partition,
-    id: shardedId(`${first.slice(0, 10)}/${definition.type}/${definition.name}`, shardOf(tally.id))
+    id: `${first.slice(0, 10)}/${definition.type}/${definition.name}`
   }
 }
 
@@ -90,7 +89,7 @@ const moved = <D>(
 
 /** The bucket with the run's counted share replaced by what the run adds after the fact. */
 const movedBucket = (current: ViewDoc | undefined, fact: Fact, key: ViewKey, before: RunTally | undefined) => {
-  const [day, type, name] = unshardedId(key.id).split("/")
+  const [day, type, name] = key.id.split("/")
   const standing = (current?.data as DayBucket | undefined) ?? emptyBucket(day, type, name)
   const bucket = moved(standing, movedShare(fact, before), withContribution)
   return bucket.runs.total === 0 ? undefined : { id: key.id, sort: day, data: bucket }
@@ -99,11 +98,11 @@ const movedBucket = (current: ViewDoc | undefined, fact: Fact, key: ViewKey, bef
 /** The day with the run's counted share replaced by what it adds after the fact, under the fact's definition. */
 const movedDay = (current: ViewDoc | undefined, fact: Fact, key: ViewKey, before: RunTally | undefined) => {
   const definition = fact.metadata.definition!
-  const standing = (current?.data as RunDay | undefined) ?? emptyDay(unshardedId(key.id))
+  const standing = (current?.data as RunDay | undefined) ?? emptyDay(key.id)
   const day = moved(standing, movedShare(fact, before), (doc, contribution, sign) =>
     dayWithContribution(doc, definition, contribution, sign)
   )
-  return day.definitions.length === 0 ? undefined : { id: key.id, sort: day.day, data: day }
+  return day.definitions.length === 0 ? undefined : { id: key.id, sort: key.id, data: day }
 }
 
 /** The run's tally after the fact, remembering what it adds to its bucket when the fact moved the bucket. */
@@ -128,8 +127,7 @@ export const analyticsProjection: Projection = {
     if (tally === undefined) return []
     const bucket = bucketKeyOf(fact, tally)
     if (bucket === undefined) return [tally]
-    const day = shardedId(bucket.id.slice(0, 10), shardOf(tally.id))
-    return [bucket, { view: runDayView, partition: tally.partition, id: day }, tally]
+    return [bucket, { view: runDayView, partition: tally.partition, id: bucket.id.slice(0, 10) }, tally]
   },
   apply: (current, fact, key, read) => {
     if (key.view === runTallyView) return nextTally(current, fact, key)

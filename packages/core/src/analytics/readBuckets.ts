@@ -32,14 +32,14 @@ const readWindow = <T>(
     }
   })
 
-/** Reads the buckets of a playbook's days within a window: one per day, definition and shard, oldest first. */
+/** Reads the buckets of a playbook's days within a window: at most one per day and definition, oldest first. */
 export const readBuckets = (
   org: string,
   playbook: string,
   window: AnalyticsWindow
 ): Effect.Effect<ReadonlyArray<DayBucket>, Rejection, Views> => readWindow(dayBucketView, org, playbook, window)
 
-/** Reads the days of a playbook within a window, one document per day and shard a run counts in, oldest first. */
+/** Reads the days of a playbook within a window, one document per day a run counts on, oldest first. */
 export const readDays = (
   org: string,
   playbook: string,
