@@ -128,8 +128,13 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     })
     expect(events[5].data).toMatchObject({ number: 2, tool: "describe_warehouse", read_only: true })
     expect(events[7].data).toMatchObject({ number: 2, step: "with_tools" })
+    expect(new TextEncoder().encode(JSON.stringify(events[3].data.arguments)).length).toBe(15)
+    expect(events[4].data.result).toBeDefined()
     const one = await server.send("GET", `${base}/events/${events[4].id}`)
     expect(one.body.data.result_sha256).toBe(events[4].data.result_sha256)
+    expect(one.body.data.result).toEqual(events[4].data.result)
+    const started = await server.send("GET", `${base}/events/${events[3].id}`)
+    expect(started.body.data.arguments).toEqual(events[3].data.arguments)
     expect(JSON.stringify(history.body)).not.toContain(inventoryKey)
   })
 

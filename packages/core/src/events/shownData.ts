@@ -5,6 +5,7 @@ const largeFields = new Set([
   "record",
   "answer",
   "arguments",
+  "result",
   "messages",
   "response",
   "tool_calls",

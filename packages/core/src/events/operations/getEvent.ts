@@ -8,6 +8,7 @@ import { isPlaybookEvent } from "../isPlaybookEvent.js"
 import { PlaybookEvent } from "../PlaybookEvent.js"
 import { eventsOfFact, stepEventOf } from "../stepEvents.js"
 import { fullEvent } from "../toEvent.js"
+import { withKeptContent } from "../withKeptContent.js"
 
 /** An event id: a UUID, or a step's `<input id>_<n>` with n counted from 1 without a leading zero. */
 const eventIdPattern =
@@ -51,6 +52,6 @@ export const getEvent = declare({
       const event =
         match[2] === undefined ? eventsOfFact(found.value.fact)[0] : stepEventOf(found.value.fact, Number(match[2]))
       if (event === undefined) return yield* Effect.fail(missing)
-      return fullEvent(event)
+      return fullEvent(yield* withKeptContent(`${org}/${playbook!.id}`, event))
     })
 })

@@ -10,6 +10,7 @@ import { runStream } from "../../runs/runFacts.js"
 import { EventPage } from "../EventPage.js"
 import { eventsOfFact } from "../stepEvents.js"
 import { pageEvent } from "../toEvent.js"
+import { withKeptContent } from "../withKeptContent.js"
 
 /** get_run_history: the events of one run in the order recorded, oldest first unless `order=desc`. */
 export const getRunHistory = declare({
@@ -48,7 +49,9 @@ export const getRunHistory = declare({
       const page = ordered.slice(start, start + limit)
       const hasMore = start + page.length < ordered.length
       return {
-        events: page.map(pageEvent),
+        events: (yield* Effect.forEach(page, (event) => withKeptContent(`${org}/${playbook!.id}`, event))).map(
+          pageEvent
+        ),
         has_more: hasMore,
         next_cursor: hasMore ? encodeCursor(scope, start + page.length) : null
       }

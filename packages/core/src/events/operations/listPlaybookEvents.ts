@@ -13,6 +13,7 @@ import { isPlaybookEvent } from "../isPlaybookEvent.js"
 import { parseSince } from "../parseSince.js"
 import { type DerivedEvent, eventsOfFact, stepEventTypeNames } from "../stepEvents.js"
 import { pageEvent } from "../toEvent.js"
+import { withKeptContent } from "../withKeptContent.js"
 
 /**
  * Where the next page of events begins: after a position of the ledger, less the events of the next fact already
@@ -111,7 +112,9 @@ export const listPlaybookEvents = declare({
         !ended &&
         (partial || (next !== undefined && loaded.findIndex((p) => p.position === next!.after) < loaded.length - 1))
       return {
-        events: events.map(pageEvent),
+        events: (yield* Effect.forEach(events, (event) => withKeptContent(`${org}/${playbook!.id}`, event))).map(
+          pageEvent
+        ),
         has_more: hasMore,
         next_cursor: hasMore && next !== undefined ? encodeCursor(scope, next) : null
       }
