@@ -81,19 +81,26 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
 
     const announce = sql`SELECT pg_notify(${channel}, ${JSON.stringify({ origin, streams: [] })})`
 
-    /**
-     * When each other instance was last heard (a heartbeat or an append), and the latest of those times: at first
-     * the start, so an instance notifies for three heartbeats whoever it has heard by then.
-     */
+    /** When each other instance was last heard (a heartbeat or an append). */
     const peers = new Map<string, number>()
-    let peerHeardAt = Date.now()
+    const startedAt = Date.now()
+
+    /**
+     * Whether another instance may be listening: one was heard within three heartbeats, or this one started within
+     * them (so it notifies whoever it has not heard yet).
+     */
+    const hasCompany = (): boolean => {
+      const now = Date.now()
+      if (now - startedAt < peerSilenceMillis) return true
+      for (const at of peers.values()) if (now - at < peerSilenceMillis) return true
+      return false
+    }
 
     /** Notes another instance heard; one heard for the first time (or again after silence) is answered at once. */
     const heard = (peer: string) => {
       const now = Date.now()
       const last = peers.get(peer)
       peers.set(peer, now)
-      peerHeardAt = now
       return last === undefined || now - last >= peerSilenceMillis ? Effect.fork(Effect.ignore(announce)) : Effect.void
     }
 
@@ -183,7 +190,7 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
       publish: (wakeup) =>
         Effect.zipRight(
           PubSub.publish(pubsub, wakeup),
-          Date.now() - peerHeardAt < peerSilenceMillis ? Queue.offerAll(outbox, payloads(origin, wakeup)) : Effect.void
+          hasCompany() ? Queue.offerAll(outbox, payloads(origin, wakeup)) : Effect.void
         ).pipe(Effect.asVoid)
     }
   })

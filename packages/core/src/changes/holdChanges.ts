@@ -1,6 +1,7 @@
-import { type Duration, Effect, Fiber, Option, Stream } from "effect"
+import { type Duration, Effect, Option } from "effect"
 import type { Rejection } from "../domain/Rejection.js"
-import { Ledger } from "../ports/Ledger.js"
+import { firstFound } from "../ledger/firstFound.js"
+import type { Ledger } from "../ports/Ledger.js"
 import type { Change, ChangesAnswer } from "./Change.js"
 import type { ChangeFeed } from "./ChangeFeed.js"
 import { type ChangesCursor, encodeChangesCursor } from "./ChangesCursor.js"
@@ -21,32 +22,19 @@ export const holdChanges = <C extends Change>(
   wait: Duration.Duration
 ): Effect.Effect<ChangesAnswer<C>, Rejection, Ledger> =>
   Effect.interruptible(
-    Effect.scoped(
-      Effect.gen(function* () {
-        const unchanged: ChangesAnswer<C> = { cursor: since, changes: [], more: false }
-        const attempt = Effect.map(readChanges(feed, from), (read) =>
-          read.changes.length === 0
-            ? Option.none()
-            : Option.some<ChangesAnswer<C>>({
-                cursor: encodeChangesCursor(feed.scope, read.after),
-                changes: read.changes,
-                more: read.more
-              })
-        )
-        const ledger = yield* Ledger
-        const listener = yield* ledger.wakeups.pipe(
-          Stream.filter((wakeup) => wakeup.streams.some(feed.wakes)),
-          Stream.mapEffect(() => attempt),
-          Stream.filterMap((answer) => answer),
-          Stream.runHead,
-          Effect.forkScoped
-        )
-        yield* Effect.yieldNow()
-        const first = yield* attempt
-        if (Option.isSome(first)) return first.value
-        const heard = yield* Fiber.join(listener).pipe(Effect.timeoutOption(wait))
-        const answer = Option.isSome(heard) ? heard.value : yield* attempt
-        return Option.getOrElse(answer, () => unchanged)
-      })
-    )
+    Effect.gen(function* () {
+      const unchanged: ChangesAnswer<C> = { cursor: since, changes: [], more: false }
+      const attempt = Effect.map(readChanges(feed, from), (read) =>
+        read.changes.length === 0
+          ? Option.none()
+          : Option.some<ChangesAnswer<C>>({
+              cursor: encodeChangesCursor(feed.scope, read.after),
+              changes: read.changes,
+              more: read.more
+            })
+      )
+      const heard = yield* firstFound((wakeup) => wakeup.streams.some(feed.wakes), attempt, wait)
+      const answer = Option.isSome(heard) ? heard.value : yield* attempt
+      return Option.getOrElse(answer, () => unchanged)
+    })
   )

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { jsonValueOrText } from "../domain/jsonValueOrText.js"
 import type { Rejection } from "../domain/Rejection.js"
 import { storeToRejection } from "../ledger/unavailable.js"
 import { ContentStore } from "../ports/ContentStore.js"
@@ -8,15 +9,6 @@ import type { DerivedEvent } from "./stepEvents.js"
 const keptFields: Readonly<Record<string, { readonly field: string; readonly digest: string }>> = {
   tool_call_started: { field: "arguments", digest: "arguments_sha256" },
   tool_call_answered: { field: "result", digest: "result_sha256" }
-}
-
-/** A kept text as an event shows it: the JSON value it holds, else the text itself. */
-const valueOf = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
 }
 
 /**
@@ -37,7 +29,7 @@ export const withKeptContent = (
   return Effect.flatMap(ContentStore, (content) =>
     storeToRejection(content.read(owner, digest)).pipe(
       Effect.map((text) =>
-        Option.isNone(text) ? event : { ...event, data: { ...data, [kept.field]: valueOf(text.value) } }
+        Option.isNone(text) ? event : { ...event, data: { ...data, [kept.field]: jsonValueOrText(text.value) } }
       )
     )
   )

@@ -52,7 +52,11 @@ export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect
 
   const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(runStreamsOf(wakeup.streams), onStream, { discard: true })
 
-  const wakeups = eachWakeup(ledger.wakeups, (wakeup) => wakesFor(wakeup, movesTimers), onWakeup, settings.concurrency)
+  const wakeups = eachWakeup(
+    ledger.wakeups,
+    (wakeup) => (wakesFor(wakeup, movesTimers) ? onWakeup(wakeup) : undefined),
+    settings.concurrency
+  )
 
   /** Ends every run whose timer is due, page by page; the time of the next timer after now, if any. */
   const endDue = Effect.gen(function* () {

@@ -81,7 +81,11 @@ export const runDeliveryHost: Effect.Effect<never, never, DeliveryServices | Vie
 
     const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(runStreamsOf(wakeup.streams), onStream, { discard: true })
 
-    const wakeups = eachWakeup(ledger.wakeups, (wakeup) => wakesFor(wakeup, movesDeliveries), onWakeup, 1)
+    const wakeups = eachWakeup(
+      ledger.wakeups,
+      (wakeup) => (wakesFor(wakeup, movesDeliveries) ? onWakeup(wakeup) : undefined),
+      1
+    )
 
     /** Launches every due delivery, page by page; the time of the next one after now, and whether one was busy. */
     const launchDue = Effect.gen(function* () {

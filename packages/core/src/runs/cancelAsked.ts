@@ -1,6 +1,7 @@
-import { Effect, Fiber, Option, Stream } from "effect"
+import { Duration, Effect, Option } from "effect"
 import type { Fact } from "../domain/Fact.js"
 import type { CancelAsked } from "../formats/DefinitionFormat.js"
+import { firstFound } from "../ledger/firstFound.js"
 import { Ledger, wakesFor } from "../ports/Ledger.js"
 import type { RunCancelRequested } from "./runFacts.js"
 
@@ -35,20 +36,8 @@ export const cancelAsked = (stream: string): Effect.Effect<Effect.Effect<CancelA
       Effect.map(cancelSinceStart),
       Effect.orElseSucceed(() => Option.none<CancelAsked>())
     )
-    return Effect.scoped(
-      Effect.gen(function* () {
-        const listener = yield* ledger.wakeups.pipe(
-          Stream.filter((wakeup) => wakeup.streams.includes(stream) && wakesFor(wakeup, cancelTypes)),
-          Stream.mapEffect(() => look),
-          Stream.filterMap((found) => found),
-          Stream.runHead,
-          Effect.forkScoped
-        )
-        yield* Effect.yieldNow()
-        const first = yield* look
-        if (Option.isSome(first)) return first.value
-        const heard = yield* Fiber.join(listener)
-        return Option.isSome(heard) ? heard.value : yield* Effect.never
-      })
-    )
+    return Effect.flatMap(
+      firstFound((wakeup) => wakeup.streams.includes(stream) && wakesFor(wakeup, cancelTypes), look, Duration.infinity),
+      (heard) => Option.match(Option.flatten(heard), { onNone: () => Effect.never, onSome: Effect.succeed })
+    ).pipe(Effect.provideService(Ledger, ledger))
   })

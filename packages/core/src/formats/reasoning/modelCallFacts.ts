@@ -1,3 +1,4 @@
+import { jsonValueOrText } from "../../domain/jsonValueOrText.js"
 import type { ResolvedModel } from "../../models/resolveModel.js"
 import type { ModelAnswer, ModelCallSettings, ModelMessage, ModelUsage } from "../../ports/ModelProvider.js"
 
@@ -113,14 +114,7 @@ export const modelCallStarted = (asked: CallAsked, attempt: number) => ({
 })
 
 /** The answer as a fact shows it: a JSON answer as its value, else its text. */
-const responseShown = (text: string, json: boolean): unknown => {
-  if (!json) return text
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
-}
+const responseShown = (text: string, json: boolean): unknown => (json ? jsonValueOrText(text) : text)
 
 /**
  * `model_call_answered`: the provider answered a request. Each tool call it asks for names the digest its arguments

@@ -106,12 +106,16 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
     return wakeup.origin === undefined && wakesFor(wakeup, setsTimers) ? "nudge" : undefined
   }
 
-  const answer = (wakeup: LedgerWakeup) =>
-    askOf(wakeup) === "look"
+  /** What the host does on a wake-up, once its ask is known; nothing for a wake-up that asks nothing. */
+  const answer = (wakeup: LedgerWakeup) => {
+    const ask = askOf(wakeup)
+    if (ask === undefined) return undefined
+    return ask === "look"
       ? Effect.forEach(wakeup.streams, onStream(wakeup), { discard: true })
       : Queue.offer(nudges, undefined)
+  }
 
-  const wakeups = eachWakeup(ledger.wakeups, (wakeup) => askOf(wakeup) !== undefined, answer, concurrency)
+  const wakeups = eachWakeup(ledger.wakeups, answer, concurrency)
 
   /** Drives every run that is due, page by page; the time of the next due run after now, if any. */
   const driveDue = Effect.gen(function* () {
