@@ -7,6 +7,7 @@ import { drive } from "../runs/drive.js"
 import { dropSchema } from "../shared/dropSchema.js"
 import { inProcessClient } from "../shared/inProcessClient.js"
 import { FactWatch, ofType, tookCallAnswer, type Watched } from "./factWatch.js"
+import { refusingCarry } from "./refusingCarry.js"
 
 /** How a row is laid out: one runtime on memory or Postgres, or two instances on one Postgres database. */
 export type RowLayout =
@@ -16,6 +17,12 @@ export type RowLayout =
       readonly kind: "two instances"
       readonly store: Extract<PostgresStore, { available: true }>
       readonly url: string
+      /**
+       * Whether the answering instance's ledger refuses to carry a waiting workflow on in the answer's append (ADR
+       * 0405), as when another instance moved the workflow first: the answer is then appended alone, and the
+       * hosting instance takes it through LISTEN/NOTIFY.
+       */
+      readonly refuseCarrying?: boolean
     }
 
 /**
@@ -31,6 +38,8 @@ export interface RowSample {
   readonly latencies: ReadonlyArray<number>
   /** Milliseconds from the answer's 200 reaching the caller to the mark committed, 0 when it came first. */
   readonly after200: ReadonlyArray<number>
+  /** Milliseconds the answer's request took, from sending it to its 200. */
+  readonly answering: ReadonlyArray<number>
   /** Requests whose mark was committed before their answer's 200 reached the caller. */
   readonly endedBefore200: number
   /** Starts answered other than 200, by status. */
@@ -137,7 +146,7 @@ export const openAnswersRow = async (layout: RowLayout, shape: RowShape = "reque
       ? ManagedRuntime.make(
           Layer.merge(
             shape === "workflow" ? RunLedger.layer({}) : RunLedger.layer({}, formats),
-            watch.watching(storeOf())
+            layout.refuseCarrying === true ? refusingCarry(watch.watching(storeOf())) : watch.watching(storeOf())
           )
         )
       : hosting
@@ -196,12 +205,15 @@ export const openAnswersRow = async (layout: RowLayout, shape: RowShape = "reque
       const waits = shape === "workflow" ? await requestsOf(runIds) : runIds.map((runId) => [runId, runId] as const)
       const latencies: Array<number> = []
       const after200: Array<number> = []
+      const answering: Array<number> = []
       let endedBefore200 = 0
       for (const [request, runId] of waits) {
         const committed = watch.until("request_answered", request)
         const ended = watch.until(mark, runId)
+        const sentAt = performance.now()
         const answered = await answer("POST", `${playbook}/runs/${request}/answer`, { answer: { decision: "grant" } })
         const answeredAt = performance.now()
+        answering.push(answeredAt - sentAt)
         if (answered.status !== 200)
           throw new Error(`answer ${request}: ${answered.status} ${JSON.stringify(answered.body)}`)
         const endedAt = await within(ended, 60_000, `${mark} of the run ${runId}`)
@@ -212,6 +224,7 @@ export const openAnswersRow = async (layout: RowLayout, shape: RowShape = "reque
       return {
         latencies,
         after200,
+        answering,
         endedBefore200,
         refusedStarts: [...refused].map(([status, count]) => `${count}×${status}`).join(" "),
         startsPerSecond: requests / seconds

@@ -2,10 +2,10 @@ import { Clock, Duration, Effect, Layer, Option, Queue } from "effect"
 import { InteractionSettings } from "../interactions/InteractionSettings.js"
 import { runStreamsOf } from "../interactions/runAddress.js"
 import { timersPartition, timersView } from "../interactions/timersProjection.js"
-import type { Ids } from "../ports/Ids.js"
 import { whileHeld } from "../ports/Lease.js"
 import { Ledger, type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
+import type { DriveServices } from "../workflow/run/driveRun.js"
 import { eachWakeup } from "./eachWakeup.js"
 import { settleRun } from "./settleRun.js"
 
@@ -26,7 +26,7 @@ const duePage = 256
  * (d) its first pass resumes whatever a stopped instance left. Any number of instances may run it on one database;
  * the timer loop runs only on the instance holding the sweeps lease (ADR 0402).
  */
-export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect.gen(function* () {
+export const runHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
   const ledger = yield* Ledger
   const views = yield* Views
   const settings = yield* InteractionSettings
@@ -101,4 +101,4 @@ export const runHost: Effect.Effect<never, never, Ledger | Views | Ids> = Effect
 })
 
 /** The host as a layer: a fiber that lives as long as the runtime's scope. */
-export const layer: Layer.Layer<never, never, Ledger | Views | Ids> = Layer.scopedDiscard(Effect.forkScoped(runHost))
+export const layer: Layer.Layer<never, never, DriveServices> = Layer.scopedDiscard(Effect.forkScoped(runHost))

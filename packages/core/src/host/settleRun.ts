@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import { foldRequest, noRequest } from "../interactions/foldRequest.js"
 import { runAddressOf } from "../interactions/runAddress.js"
 import { runDecider } from "../ledger/decide.js"
+import { appendCarryingCaller } from "../workflow/run/appendCarryingCaller.js"
 import { requestEnding } from "./requestEnding.js"
 
 /**
@@ -23,7 +24,8 @@ export const settleRun = (stream: string) =>
           return ending === undefined ? [] : [ending]
         }),
       by: `playbook:${address.playbook}`,
-      what: `the run ${address.runId}`
+      what: `the run ${address.runId}`,
+      append: appendCarryingCaller
     })
     return facts.length > 0
   })

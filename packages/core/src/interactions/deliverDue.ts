@@ -6,12 +6,11 @@ import { deliveryArguments, howToAnswer } from "../formats/interaction/deliveryA
 import { momentsOf } from "../formats/interaction/renderTemplate.js"
 import { type DraftFact, runDecider } from "../ledger/decide.js"
 import type { ContentStore } from "../ports/ContentStore.js"
-import type { Ids } from "../ports/Ids.js"
-import type { Ledger } from "../ports/Ledger.js"
 import { ToolServers } from "../ports/ToolServers.js"
 import { keepTexts, sha256Of } from "../tools/keepTexts.js"
 import { allowsTool, keepsContent, servingServers } from "../tools/servingServers.js"
 import { contentOwner } from "../tools/toolCallFacts.js"
+import type { DriveServices } from "../workflow/run/driveRun.js"
 import { DeliverySettings, type DeliverySettingsShape } from "./DeliverySettings.js"
 import { type DeliveryCall, deliveryCall } from "./deliveryCall.js"
 import {
@@ -26,7 +25,7 @@ import type { DeliveryStarted } from "./interactionFacts.js"
 import { type RunAddress, runAddressOf } from "./runAddress.js"
 
 /** What the services of a delivery are: the ledger and ids to record, the content store, the tool servers and settings. */
-export type DeliveryServices = Ledger | Ids | ContentStore | ToolServers | RuntimeConfig
+export type DeliveryServices = DriveServices | ToolServers | RuntimeConfig
 
 /** How long before its `lost_at` an attempt's own instance cuts it, so its own ending lands before another's `lost`. */
 const cutMargin = 1_000

@@ -13,6 +13,7 @@ import { Ledger } from "../ports/Ledger.js"
 import { ToolServers } from "../ports/ToolServers.js"
 import { answerDocument, keptAnswer } from "../tools/answerDocument.js"
 import { allowsTool, servingServers } from "../tools/servingServers.js"
+import { appendCarryingCaller } from "../workflow/run/appendCarryingCaller.js"
 import { answerDecision } from "./answerDecision.js"
 import type { DeliveryServices } from "./deliverDue.js"
 import { requestMetadata } from "./deliveryStep.js"
@@ -254,7 +255,8 @@ export const readConversation = (
               ])
             },
             by: playbookBy,
-            what: `the run ${state.run!.run_id}`
+            what: `the run ${state.run!.run_id}`,
+            append: appendCarryingCaller
           })
         )
         if (Either.isLeft(decided)) continue

@@ -2,7 +2,8 @@ import { Clock, Effect } from "effect"
 import type { Fact, NewFact, NewFactMetadata } from "../domain/Fact.js"
 import { concurrentChange, type Rejection } from "../domain/Rejection.js"
 import { Ids } from "../ports/Ids.js"
-import { Ledger } from "../ports/Ledger.js"
+import { type AppendResult, Ledger, type StreamAppend, type VersionConflict } from "../ports/Ledger.js"
+import type { StoreUnavailable } from "../ports/StoreUnavailable.js"
 import { storeToRejection } from "./unavailable.js"
 
 /** A fact as a decider writes it; the ledger helper gives it an id, its time and who acted. */
@@ -25,6 +26,8 @@ export interface Decider<S, E, R> {
   readonly by: string
   /** What the stream is, for the words of a concurrent change ("the org's playbooks"). */
   readonly what: string
+  /** How the decided facts are appended, when not alone: with what they cause elsewhere (ADR 0405). */
+  readonly append?: (append: StreamAppend) => Effect.Effect<AppendResult, VersionConflict | StoreUnavailable, R>
 }
 
 /** How often a command is decided again after meeting a concurrent change before it answers `conflict`. */
@@ -48,7 +51,9 @@ export const runDecider = <S, E, R>(
       if (drafts.length === 0) return { state, facts: [] }
       const placed = yield* storeToRejection(
         Effect.flatMap(placeFacts(drafts, decider.by), (newFacts) =>
-          ledger.append([{ stream: decider.stream, expected: version, facts: newFacts }])
+          decider.append === undefined
+            ? ledger.append([{ stream: decider.stream, expected: version, facts: newFacts }])
+            : decider.append({ stream: decider.stream, expected: version, facts: newFacts })
         )
       ).pipe(
         Effect.map((result) => result.facts),

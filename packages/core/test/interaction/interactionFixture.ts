@@ -39,7 +39,8 @@ export type RuntimeContext = Context.Context<any>
 
 /**
  * Helpers over a built runtime: `call` dispatches an operation as the full key in playbook finance (created first),
- * `stream` reads a stream and `facts` a run's, `ended` waits on the real clock until the host ends a run.
+ * `stream` reads a stream and `facts` a run's, `ended` waits on the real clock until the host ends a run, `run` provides the
+ * runtime to an effect.
  */
 export const runtimeOn = (context: RuntimeContext) =>
   Effect.gen(function* () {
@@ -87,7 +88,7 @@ export const runtimeOn = (context: RuntimeContext) =>
         )
       )
     yield* call("create_playbook", { playbook: "finance", name: "Finance" }, undefined)
-    return { call, ok, refused, stream, facts, ended }
+    return { call, ok, refused, stream, facts, ended, run }
   })
 
 /** The settings of these tests' runtimes: the test keys, no local mode. */

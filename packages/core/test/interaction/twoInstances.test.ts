@@ -1,8 +1,9 @@
-import { RunLedger } from "@runledger/core"
+import { type Fact, Ledger, RunLedger } from "@runledger/core"
 import * as PostgresStore from "@runledger/store-postgres"
 import { postgresSuite } from "@runledger/store-postgres/testing"
 import { Effect, Layer } from "effect"
 import { expect, it } from "vitest"
+import { asking, refusingCarriedAppends } from "../workflow/run/carriedAnswerFixture.js"
 import { askDocument, askInput, interactionFormats, runtimeOn, testSettings } from "./interactionFixture.js"
 
 /** Polls a run on an instance, every millisecond, until it ended; the run and how long after `from` it was seen. */
@@ -81,5 +82,52 @@ postgresSuite("interaction requests across two instances", "alongside", (databas
         })
       )
     )
+  }, 30_000)
+
+  /**
+   * Starts the workflow `flow` on A (a runtime with hosts), which waits on the request of its first step, and
+   * answers that request on B (hosts off; B's ledger as `bStore` makes it): the workflow's run, its request's run,
+   * and the ledger transaction (PostgreSQL's, from the global position) of each fact of both.
+   */
+  const answeredOnB = (bStore: Layer.Layer<any, any>) =>
+    Effect.gen(function* () {
+      const a = yield* runtimeOn(yield* Layer.build(RunLedger.onStore(store(), testSettings)))
+      const b = yield* runtimeOn(yield* Layer.build(Layer.merge(RunLedger.layer(testSettings), bStore)))
+      // Saved by the first test of the suite's schema; a conflict says a later one finds them saved.
+      yield* a.call("create_definition", { type: "interaction", name: "ask", source: askDocument(), diagram: "none" })
+      yield* a.call("create_definition", { type: "workflow", name: "flow", source: asking })
+      const started = yield* a.ok("run_definition", { type: "workflow", name: "flow", input: askInput })
+      const [request] = (yield* a.ok("list_interactions", {})).interactions
+      yield* b.ok("answer_interaction", { run_id: request.run_id, answer: { decision: "grant" } })
+      const run = yield* a.ended(started.run_id)
+      const global = yield* a.run(
+        Effect.flatMap(Ledger, (ledger) =>
+          ledger.readAll({ direction: "forward", limit: 1000, filter: { streamPrefix: "playbook/acme/finance/runs/" } })
+        )
+      )
+      const transactionOf = new Map(global.map((placed) => [placed.fact.id, placed.position.split(":")[0]]))
+      const factOf = (facts: ReadonlyArray<Fact>, found: (fact: Fact) => boolean) => facts.find(found)!
+      const answered = factOf(yield* a.facts(request.run_id), (fact) => fact.type === "request_answered")
+      const taken = factOf(
+        yield* a.facts(started.run_id),
+        (fact) => fact.type === "workflow_input_applied" && (fact.data as any).input.kind === "call_answered"
+      )
+      return { run, sameTransaction: transactionOf.get(answered.id) === transactionOf.get(taken.id) }
+    })
+
+  it("a workflow waiting on A takes an answer posted to B in the answer's own transaction (ADR 0405)", async () => {
+    const { run, sameTransaction } = await Effect.runPromise(Effect.scoped(answeredOnB(store())))
+    expect(run).toMatchObject({ status: "succeeded", output: { decided: "grant" } })
+    expect(sameTransaction).toBe(true)
+  }, 30_000)
+
+  it("when B cannot carry the workflow on with the answer, A's host takes the answer through LISTEN/NOTIFY", async () => {
+    const refused: Array<string> = []
+    const { run, sameTransaction } = await Effect.runPromise(
+      Effect.scoped(answeredOnB(refusingCarriedAppends(store(), refused)))
+    )
+    expect(refused).toHaveLength(1)
+    expect(run).toMatchObject({ status: "succeeded", output: { decided: "grant" } })
+    expect(sameTransaction).toBe(false)
   }, 30_000)
 })

@@ -4,6 +4,7 @@ import { Uuid } from "../../domain/Ids.js"
 import { runDecider } from "../../ledger/decide.js"
 import { readRun } from "../../runs/readRun.js"
 import { runStream } from "../../runs/runFacts.js"
+import { appendCarryingCaller } from "../../workflow/run/appendCarryingCaller.js"
 import { AnsweredRequest, answeredRequestOf } from "../AnsweredRequest.js"
 import { answerDecision } from "../answerDecision.js"
 import { foldRequest, noRequest } from "../foldRequest.js"
@@ -57,7 +58,8 @@ export const answerInteraction = declare({
             endedBy: `playbook:${playbook!.id}`
           }),
         by: caller.id,
-        what: `the run ${input.run_id}`
+        what: `the run ${input.run_id}`,
+        append: appendCarryingCaller
       })
       return answeredRequestOf(facts[0] ?? state.answer!)
     })

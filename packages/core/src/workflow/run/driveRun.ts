@@ -274,7 +274,7 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
  * document in the same append): the drive's own appends wake no host (ADR 0279), so it hands the caller on itself,
  * on a fiber of its own once this run's lock is let go.
  */
-const handOffToCaller = (context: RunContext) =>
+export const handOffToCaller = (context: RunContext) =>
   Effect.suspend(() => {
     const calledBy = calledByOf(context.started)
     return calledBy === undefined
@@ -283,7 +283,7 @@ const handOffToCaller = (context: RunContext) =>
   })
 
 /** Offers the events a run emitted to the playbook's other listening runs, after this run's lock is let go. */
-const offerEmitted = (context: RunContext, event: RunEvent, records: ReadonlyMap<string, string>) =>
+export const offerEmitted = (context: RunContext, event: RunEvent, records: ReadonlyMap<string, string>) =>
   Effect.suspend(() => {
     const recordId = records.get(event.id)
     return recordId === undefined

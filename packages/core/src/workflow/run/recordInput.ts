@@ -5,7 +5,7 @@ import { type DraftFact, placeFacts } from "../../ledger/decide.js"
 import { type EventPublished, eventPublished, playbookEventStream } from "../../playbookEvents/eventPublished.js"
 import type { ContentStore } from "../../ports/ContentStore.js"
 import type { Ids } from "../../ports/Ids.js"
-import { Ledger, type StreamAppend, type VersionConflict } from "../../ports/Ledger.js"
+import { type AppendResult, Ledger, type StreamAppend, type VersionConflict } from "../../ports/Ledger.js"
 import type { StoreUnavailable } from "../../ports/StoreUnavailable.js"
 import { Views } from "../../ports/Views.js"
 import { foldRun } from "../../runs/foldRun.js"
@@ -103,6 +103,41 @@ export const recordInput = (
 ): Effect.Effect<Recorded, VersionConflict | StoreUnavailable, Ledger | Views | Ids | Formats | ContentStore> =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
+    const prepared = yield* prepareInput(context, version, before, input, applied, causation, calls)
+    const result = yield* ledger.append(prepared.appends, { origin: prepared.origin }).pipe(
+      Effect.map(Option.some),
+      Effect.catchTag("VersionConflict", (error) =>
+        error.stream !== context.stream && prepared.startsWithin ? Effect.succeed(Option.none()) : Effect.fail(error)
+      )
+    )
+    if (Option.isNone(result))
+      return yield* recordInput(context, version, before, input, applied, causation, { within: false })
+    return prepared.recorded(result.value)
+  })
+
+/** An input ready to append: its appends and origin, and what the append recorded once it went through. */
+export interface PreparedInput {
+  readonly appends: ReadonlyArray<StreamAppend>
+  readonly origin: string
+  /** Whether callees start within the appends: a conflict on a callee's stream asks for the input without them. */
+  readonly startsWithin: boolean
+  readonly recorded: (result: AppendResult) => Recorded
+}
+
+/**
+ * Decides the appends of one applied input (see `recordInput`) without appending them, so that another append can
+ * carry them in its own transaction (ADR 0405).
+ */
+export const prepareInput = (
+  context: RunContext,
+  version: number,
+  before: RunStateData | undefined,
+  input: WorkflowInput,
+  applied: Applied,
+  causation: string,
+  calls: CallsStart
+): Effect.Effect<PreparedInput, StoreUnavailable, Views | Ids | Formats | ContentStore | Ledger> =>
+  Effect.gen(function* () {
     const views = yield* Views
     const settle = applied.outputs.find((output) => output.kind === "settle")
     const nextDue = settle === undefined ? nextDueAt(applied.state) : undefined
@@ -200,26 +235,23 @@ export const recordInput = (
       : startCalls.map((call) => ({ _tag: "Later", call }) as const)
     for (const call of decided) if (call._tag === "Within") appends.push(...call.started.appends)
     const origin = setsTimer ? workflowTimerOrigin(nextDue) : workflowDriveOrigin
-    const result = yield* ledger.append(appends, { origin }).pipe(
-      Effect.map(Option.some),
-      Effect.catchTag("VersionConflict", (error) =>
-        error.stream !== context.stream && decided.some((call) => call._tag === "Within")
-          ? Effect.succeed(Option.none())
-          : Effect.fail(error)
-      )
-    )
-    if (Option.isNone(result))
-      return yield* recordInput(context, version, before, input, applied, causation, { within: false })
-    const emitted = new Map<string, string>()
-    for (const fact of result.value.facts)
-      if (fact.type === eventPublished) emitted.set((fact.data as EventPublished).event_id, fact.id)
     return {
-      fact: result.value.facts[0]!,
-      version: result.value.versions.get(context.stream)!,
-      emitted,
-      answers: decided.flatMap((call) => answerWithin(call, result.value.facts)),
-      later: decided.flatMap((call) => (call._tag === "Later" ? [call.call] : []))
-    }
+      appends,
+      origin,
+      startsWithin: decided.some((call) => call._tag === "Within"),
+      recorded: (result: AppendResult): Recorded => {
+        const emitted = new Map<string, string>()
+        for (const fact of result.facts)
+          if (fact.type === eventPublished) emitted.set((fact.data as EventPublished).event_id, fact.id)
+        return {
+          fact: result.facts.find((fact) => fact.id === inputFact!.id)!,
+          version: result.versions.get(context.stream)!,
+          emitted,
+          answers: decided.flatMap((call) => answerWithin(call, result.facts)),
+          later: decided.flatMap((call) => (call._tag === "Later" ? [call.call] : []))
+        }
+      }
+    } satisfies PreparedInput
   })
 
 /** The answer a call decided within the append has: at once, or its callee's run as the append recorded it. */

@@ -12,6 +12,7 @@ import type { Views } from "../../ports/Views.js"
 import { checkInputBounds } from "../../runs/inputBounds.js"
 import { performRun, type RunCommand } from "../../runs/performRun.js"
 import type { RunState } from "../../runs/RunRecord.js"
+import type { RunFailed, RunRejected, RunSucceeded } from "../../runs/runFacts.js"
 import { type StartedWithin, startWithin } from "../../runs/startWithin.js"
 import type { EngineOutput } from "../engine/EngineOutput.js"
 import type { CallAnswer } from "../engine/WorkflowInput.js"
@@ -27,6 +28,13 @@ export const answerOfRun = (run: RunState): CallAnswer | undefined => {
     return { status: "failed", ...(run.rejection?.detail ? { detail: run.rejection.detail } : {}) }
   if (run.status !== "rejected" || run.rejection === undefined) return undefined
   return rejectedAnswer(run.rejection)
+}
+
+/** What a callee's ending fact answers its call, read from the fact itself; undefined for a fact that ends nothing. */
+export const answerOfEnding = (ending: { readonly type: string; readonly data: unknown }): CallAnswer | undefined => {
+  if (ending.type === "run_succeeded") return { status: "succeeded", output: (ending.data as RunSucceeded).output }
+  if (ending.type === "run_failed") return { status: "failed", detail: (ending.data as RunFailed).detail }
+  return ending.type === "run_rejected" ? rejectedAnswer(ending.data as RunRejected) : undefined
 }
 
 const rejectedAnswer = (rejection: {
