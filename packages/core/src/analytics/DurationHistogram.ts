@@ -33,10 +33,11 @@ const extentOf = (histogram: DurationHistogram): number =>
 
 /** The counts of some histograms added up by bin place, over at least `places` places. */
 export const binCounts = (histograms: ReadonlyArray<DurationHistogram>, places = 0): Float64Array => {
-  const counts = new Float64Array(Math.max(places, ...histograms.map(extentOf)))
+  const counts = new Float64Array(histograms.reduce((most, histogram) => Math.max(most, extentOf(histogram)), places))
   for (const histogram of histograms) {
     let index = 0
-    for (const value of histogram) {
+    for (let at = 0; at < histogram.length; at++) {
+      const value = histogram[at]
       if (value < 0) index -= value
       else counts[index++] += value
     }
@@ -87,18 +88,54 @@ export const countDuration = (histogram: DurationHistogram, millis: number, coun
   return written
 }
 
-/**
- * The nearest-rank percentile of durations counted by bin place: the bin of the duration at place ⌈p × n⌉ of the
- * n durations in ascending order, with p in whole percents so no rounding of p moves the place. Undefined for none.
- */
-export const nearestRank = (counts: Float64Array, percent: number): number | undefined => {
-  const total = counts.reduce((sum, count) => sum + count, 0)
+/** The places ⌈p × n⌉ of some whole percents among `total` durations. */
+const placesOf = (total: number, percents: ReadonlyArray<number>): ReadonlyArray<number> =>
+  percents.map((percent) => Math.max(1, Math.ceil((percent * total) / 100)))
+
+/** The ranks of one short list, walked as it is written, never spread out by bin place. */
+const ranksOfList = (histogram: DurationHistogram, percents: ReadonlyArray<number>) => {
+  let total = 0
+  for (let at = 0; at < histogram.length; at++) if (histogram[at] > 0) total += histogram[at]
   if (total === 0) return undefined
-  const place = Math.max(1, Math.ceil((percent * total) / 100))
+  const places = placesOf(total, percents)
+  const found: Array<number> = []
   let seen = 0
-  for (let index = 0; index < counts.length; index++) {
-    seen += counts[index]
-    if (seen >= place) return binAt(index)
+  let index = 0
+  for (let at = 0; at < histogram.length && found.length < places.length; at++) {
+    const value = histogram[at]
+    if (value < 0) index -= value
+    else {
+      seen += value
+      while (found.length < places.length && seen >= places[found.length]) found.push(binAt(index))
+      index++
+    }
   }
-  return undefined
+  return found
 }
+
+/** The ranks of counts spread out by bin place. */
+const ranksOfCounts = (counts: Float64Array, percents: ReadonlyArray<number>) => {
+  let total = 0
+  for (let index = 0; index < counts.length; index++) total += counts[index]
+  if (total === 0) return undefined
+  const places = placesOf(total, percents)
+  const found: Array<number> = []
+  let seen = 0
+  for (let index = 0; index < counts.length && found.length < places.length; index++) {
+    seen += counts[index]
+    while (found.length < places.length && seen >= places[found.length]) found.push(binAt(index))
+  }
+  return found
+}
+
+/**
+ * The nearest-rank percentiles of the durations some histograms count: for each p of `percents` (whole percents,
+ * ascending, so no rounding of p moves a place), the bin of the duration at place ⌈p × n⌉ of the n durations in
+ * ascending order; undefined when they count none. One histogram is walked as it is written; several are added up
+ * by bin place first. Either way the bins are walked once for all the percents.
+ */
+export const nearestRanks = (
+  histograms: ReadonlyArray<DurationHistogram>,
+  percents: ReadonlyArray<number>
+): ReadonlyArray<number> | undefined =>
+  histograms.length === 1 ? ranksOfList(histograms[0], percents) : ranksOfCounts(binCounts(histograms), percents)

@@ -1,6 +1,6 @@
 import type { AnalyticsWindow } from "./AnalyticsWindow.js"
 import type { DayBucket, DefinitionCounts } from "./DayBucket.js"
-import { binCounts, type DurationHistogram, nearestRank } from "./DurationHistogram.js"
+import { type DurationHistogram, nearestRanks } from "./DurationHistogram.js"
 import type { PlaybookAnalytics } from "./PlaybookAnalytics.js"
 import type { RunDay } from "./RunDay.js"
 import { addTokens, noTokens } from "./RunTally.js"
@@ -65,10 +65,8 @@ const countsOf = (counts: ReadonlyArray<DefinitionCounts>) => {
 
 /** The nearest-rank p50 and p95 of the durations of some histograms, or null when they count none. */
 const durationsOf = (histograms: ReadonlyArray<DurationHistogram>) => {
-  const counts = binCounts(histograms)
-  const p50 = nearestRank(counts, 50)
-  const p95 = nearestRank(counts, 95)
-  return p50 === undefined || p95 === undefined ? null : { p50, p95 }
+  const ranks = nearestRanks(histograms, [50, 95])
+  return ranks === undefined ? null : { p50: ranks[0], p95: ranks[1] }
 }
 
 /** Orders two texts. */

@@ -1,3 +1,4 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   binAt,
@@ -5,7 +6,7 @@ import {
   binOf,
   countDuration,
   indexOfBin,
-  nearestRank
+  nearestRanks
 } from "../../src/analytics/DurationHistogram.js"
 
 describe("durations by bin", () => {
@@ -45,8 +46,28 @@ describe("durations by bin", () => {
       [-200, 5, -99, 1]
     ])
     expect([counts[100], counts[200], counts[300]]).toEqual([10, 9, 1])
-    expect([nearestRank(counts, 50), nearestRank(counts, 95), nearestRank(counts, 100)]).toEqual([100, 200, 300])
-    expect(nearestRank(binCounts([[-5, 1]]), 95)).toBe(5)
-    expect(nearestRank(binCounts([]), 50)).toBeUndefined()
+    const both = [
+      [-100, 10, -99, 4],
+      [-200, 5, -99, 1]
+    ]
+    expect(nearestRanks(both, [50, 95, 100])).toEqual([100, 200, 300])
+    expect(nearestRanks([[-5, 1]], [95])).toEqual([5])
+    expect(nearestRanks([], [50])).toBeUndefined()
+    expect(nearestRanks([[-3]], [50])).toBeUndefined()
+  })
+
+  it("walks one histogram as it is written to the same ranks as the same counts added up", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 90_000 }), { minLength: 1, maxLength: 60 }), (durations) => {
+        const histogram = durations.reduce(
+          (list, millis) => countDuration(list, millis, 1),
+          [] as ReadonlyArray<number>
+        )
+        const sorted = durations.map(binOf).toSorted((a, b) => a - b)
+        const expected = [1, 50, 95, 100].map((p) => sorted[Math.max(1, Math.ceil((p * sorted.length) / 100)) - 1])
+        expect(nearestRanks([histogram], [1, 50, 95, 100])).toEqual(expected)
+        expect(nearestRanks([histogram, []], [1, 50, 95, 100])).toEqual(expected)
+      })
+    )
   })
 })
