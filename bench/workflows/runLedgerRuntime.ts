@@ -7,7 +7,7 @@ import {
   RunLedger,
   type Views
 } from "@runledger/core"
-import { Effect, Either, type Layer, ManagedRuntime } from "effect"
+import { Effect, Either, type Layer, ManagedRuntime, Stream } from "effect"
 import { callChain, incrementSource, listenLoop, setChain } from "./documents.js"
 
 const org = "local"
@@ -48,6 +48,12 @@ class Refused extends Error {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The facts that end a run. */
+const endingTypes = new Set(["run_succeeded", "run_rejected", "run_failed"])
+
+/** How long a run that answered `started` is waited for before it is read again without a wake-up. */
+const endBackstopMillis = 1_000
+
 /** Opens a runtime on `store` (its default settings: local mode, default sandbox pool). */
 export const openRunLedger = async (
   store: Layer.Layer<Ledger | Views | ContentStore, unknown>
@@ -74,6 +80,35 @@ export const openRunLedger = async (
     if (Either.isLeft(answer)) throw new Refused(operation, answer.left)
     return (answer.right as { output: unknown }).output
   }
+  // Which run streams recorded an ending, from the ledger's wake-ups in this process: a run that answered `started`
+  // is read again once it ended, so reading it costs the figures no statements per step (ADR 0292).
+  const ended = new Set<string>()
+  const waiting = new Map<string, () => void>()
+  runtime.runFork(
+    Effect.flatMap(Ledger, (ledger) =>
+      Stream.runForEach(ledger.wakeups, (wakeup) =>
+        Effect.sync(() => {
+          if (!wakeup.types?.some((type) => endingTypes.has(type))) return
+          for (const stream of wakeup.streams) {
+            ended.add(stream)
+            waiting.get(stream)?.()
+          }
+        })
+      )
+    )
+  )
+  const endOf = (runId: string) => {
+    const stream = `playbook/${org}/${playbook}/runs/${runId}`
+    let backstop: ReturnType<typeof setTimeout> | undefined
+    return new Promise<void>((resolve) => {
+      if (ended.has(stream)) return resolve()
+      waiting.set(stream, resolve)
+      backstop = setTimeout(resolve, endBackstopMillis)
+    }).finally(() => {
+      clearTimeout(backstop)
+      waiting.delete(stream)
+    })
+  }
   const factsOf = (runId: string) =>
     runtime.runPromise(
       Effect.flatMap(Ledger, (ledger) => ledger.readStream(`playbook/${org}/${playbook}/runs/${runId}`))
@@ -94,9 +129,9 @@ export const openRunLedger = async (
         inputGaps: []
       }
     }
-    // A run that waits answers `started`: read it until it ended, sparingly (the figures come from its facts).
+    // A run that waits answers `started`: read it again once a wake-up says it ended (or after the backstop).
     while (run.status === "started") {
-      await wait(20)
+      await endOf(run.run_id)
       run = await call("get_run", { run_id: run.run_id })
     }
     const wallMs = performance.now() - start

@@ -29,7 +29,7 @@ const begins = /^\s*(BEGIN|START\s+TRANSACTION)\b/i
 const commitsAtEnd = /(^|;)\s*(COMMIT|END)\s*;?\s*$/i
 const abandons = /^\s*ROLLBACK\b(?!\s+TO)/i
 /** Statements that write: plain DML, a notification, or the Postgres store's append functions. */
-const writes = /\b(INSERT|UPDATE|DELETE|pg_notify|NOTIFY|runledger_append|runledger_write\w*)\b/i
+const writes = /\b(INSERT|UPDATE|DELETE|pg_notify|NOTIFY|runledger_append\w*|runledger_write\w*)\b/i
 
 /**
  * Counts what every `pg` client of this process sends — the Postgres store's (through @effect/sql-pg), DBOS's and

@@ -29,6 +29,10 @@ interface SettingsFile {
   readonly models?: ModelsFile
   /** The tool servers functions may use; `${VAR}` references read from the environment. */
   readonly tool_servers?: ReadonlyArray<ToolServerFileEntry>
+  /** The longest a workflow run may go on, in hours (2–8,760; default 720, 30 days). */
+  readonly workflow_max_run_hours?: number
+  /** The most open calls among all runs under one root workflow run (1–9,999; default 1,000). */
+  readonly workflow_max_open_calls?: number
 }
 
 /**
@@ -60,7 +64,11 @@ export const readServerSettings = (env: NodeJS.ProcessEnv): ServerSettings => {
       ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
       ...(env.STUDIO_ORIGIN ? { studioOrigin: env.STUDIO_ORIGIN } : {}),
       ...(models === undefined ? {} : { models }),
-      ...(toolServers.length === 0 ? {} : { toolServers })
+      ...(toolServers.length === 0 ? {} : { toolServers }),
+      ...(file.workflow_max_run_hours === undefined
+        ? {}
+        : { maxRunMilliseconds: file.workflow_max_run_hours * 3_600_000 }),
+      ...(file.workflow_max_open_calls === undefined ? {} : { maxOpenCalls: file.workflow_max_open_calls })
     }
   }
 }

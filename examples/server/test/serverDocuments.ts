@@ -19,6 +19,22 @@ export default function (input: Input): Json {
 }
 `
 
+/** An interaction function held for an agent, asking whether to go on with `n`: a request the tests answer. */
+export const askToGoOn = `---
+description: Asks whether to go on
+to: dana
+expires: P1D
+deliver: agent
+output:
+  schema:
+    type: object
+    required: [decision]
+    properties:
+      decision: { type: string, enum: [grant, deny] }
+---
+Go on with {{ input.n }}?
+`
+
 /** A TCP port free on 127.0.0.1 just now, for a server that must keep its address across restarts. */
 export const freePort = (): Promise<number> =>
   new Promise((resolve) => {

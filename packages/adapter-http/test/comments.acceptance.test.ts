@@ -253,6 +253,59 @@ onEveryStore("comments over HTTP", (store) => {
     expect([nullAnchor.status, nullAnchor.body.anchor, nullAnchor.body.text]).toEqual([201, null, "kept"])
   })
 
+  it("keeps with under what is under each address, by the rules of each thing", async () => {
+    const { id, comments } = await playbook()
+    const event = "019a4013-0000-7000-8000-000000000001"
+    const definition = `${id}/definitions/workflow/close-the-week`
+    const addresses = [
+      `${id}/runs/${run}`,
+      `${id}/runs/${run}/parts/total`,
+      `${id}/runs/${run}/events/${event}`,
+      `${id}/runs/${run}/result/2`,
+      `${id}/${run}`,
+      `${definition}/4`,
+      `${definition}/4/parts/diagram`,
+      `${definition}/4/steps/do/1/review`,
+      `${definition}/4/steps/do/1/review/try/0/assess`,
+      `${definition}/3/steps/do/0/fetch`,
+      `playbooks/${id}`,
+      `playbooks/${id}/parts/description`
+    ]
+    for (const address of addresses)
+      expect((await send("POST", comments, { address, text: address })).status, address).toBe(201)
+    const under = async (address: string) => {
+      const page = await send("GET", `${comments}?under=true&limit=200&address=${encodeURIComponent(address)}`)
+      expect(page.status, address).toBe(200)
+      return page.body.comments.map((comment: { address: string }) => comment.address).sort()
+    }
+    expect(await under(`${id}/runs/${run}`)).toEqual(addresses.slice(0, 4).sort())
+    expect(await under(`${definition}/4`)).toEqual(addresses.slice(5, 9).sort())
+    expect(await under(definition)).toEqual(addresses.slice(5, 10).sort())
+    expect(await under(`playbooks/${id}`)).toEqual(addresses.slice(10).sort())
+    for (const alone of [addresses[2], addresses[3], addresses[4], addresses[7], addresses[11]])
+      expect(await under(alone!)).toEqual([alone])
+    const versionless = await send("GET", `${comments}?address=${encodeURIComponent(definition)}`)
+    expect([versionless.status, versionless.body.errors?.[0]?.pointer]).toEqual([422, "/address"])
+  })
+
+  it("refuses a text holding a control character other than a tab or a line break, or a noncharacter", async () => {
+    const { id, comments } = await playbook()
+    const before = await server.factCount()
+    for (const [text, detail] of [
+      ["a\u0007b", "text: holds a control character; only a tab and a line break are taken"],
+      ["a\u007fb", "text: holds a control character; only a tab and a line break are taken"],
+      ["a\u0085b", "text: holds a control character; only a tab and a line break are taken"],
+      ["a\ufdd0", "text: holds a noncharacter"],
+      ["a\u{10ffff}", "text: holds a noncharacter"]
+    ])
+      refused(await send("POST", comments, { address: `playbooks/${id}`, text }), 422, "invalid_input", [
+        { pointer: "/text", detail: detail! }
+      ])
+    expect(await server.factCount()).toBe(before)
+    const kept = await send("POST", comments, { address: `playbooks/${id}`, text: "\tone\n\ttwo\r\n" })
+    expect([kept.status, kept.body.text]).toEqual([201, "one\n\ttwo"])
+  })
+
   it("refuses resolve and reopen of what is not there, and a how or id that does not fit", async () => {
     const { id, comments } = await playbook()
     const made = (await send("POST", comments, { address: `playbooks/${id}`, text: "x" })).body

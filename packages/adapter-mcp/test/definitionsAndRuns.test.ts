@@ -79,3 +79,45 @@ describe.each<ClientKind>(["v2 at 2026-07-28", "v2 at 2025-06-18", "v1"])(
     })
   }
 )
+
+describe("the definition lifecycle, retries and events as tools", () => {
+  it("updates, pauses, resumes, retires and restores; retries under a run id; reads one event", async () => {
+    const client = await connectClient("v2 at 2026-07-28", `${served.url}/mcp`)
+    const playbook = "pb-lifecycle"
+    await client.callTool("create_playbook", { playbook, name: "Lifecycle" })
+    const definition = { playbook, type: "computation", name: "sum-up" }
+    await client.callTool("create_definition", { ...definition, source: sum, diagram: "none" })
+    const updated = await client.callTool("update_definition", {
+      ...definition,
+      source: sum,
+      diagram: "flowchart TD\n  numbers --> total",
+      overview: "Adds the numbers up."
+    })
+    expect(updated.structuredContent).toMatchObject({ version: 2, overview: "Adds the numbers up." })
+    const paused = await client.callTool("pause_definition", { ...definition, reason: "Checking" })
+    expect(paused.structuredContent).toMatchObject({ status: "paused", paused_reason: "Checking" })
+    const refused = await client.callTool("run_definition", { ...definition, input: [1] })
+    expect(problemOf(refused)).toMatchObject({ reason: "conflict", kind: "paused" })
+    expect((await client.callTool("resume_definition", definition)).structuredContent.status).toBe("active")
+    const run_id = crypto.randomUUID()
+    const run = await client.callTool("run_definition", { ...definition, input: [1, 2], run_id })
+    const again = await client.callTool("run_definition", { ...definition, input: [1, 2], run_id })
+    expect([run.structuredContent.output, again.structuredContent.output]).toEqual([3, 3])
+    const other = await client.callTool("run_definition", { ...definition, input: [2], run_id })
+    expect(problemOf(other).reason).toBe("conflict")
+    const events = await client.callTool("list_playbook_events", { playbook, run_id })
+    const [succeeded] = events.structuredContent.events
+    const event = await client.callTool("get_event", { playbook, event_id: succeeded.id })
+    expect(event.structuredContent).toMatchObject({ id: succeeded.id, type: "run_succeeded", data: { output: 3 } })
+    expect((await client.callTool("retire_definition", definition)).structuredContent.status).toBe("retired")
+    const listed = await client.callTool("list_definitions", { playbook, type: "computation" })
+    expect(listed.structuredContent.definitions).toEqual([])
+    const restored = await client.callTool("restore_definition", definition)
+    expect(restored.structuredContent).toMatchObject({ status: "paused", version: 2 })
+    const read = await client.callTool("get_definition", definition)
+    expect(read.structuredContent).toMatchObject({ status: "paused", diagram: "flowchart TD\n  numbers --> total" })
+    const unknown = await client.callTool("cancel_run", { playbook, run_id: crypto.randomUUID() })
+    expect(problemOf(unknown).reason).toBe("not_found")
+    await client.close()
+  })
+})

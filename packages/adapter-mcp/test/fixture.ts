@@ -23,18 +23,27 @@ export const readOnlyKey: ApiKeyConfig = {
   permissions: ["org:read", "playbook:read"]
 }
 
-/** A runtime on the memory store, composed as an embedder composes one. */
-export const makeRuntime = (settings: Partial<RuntimeSettings> = {}): RunLedgerRuntime =>
-  ManagedRuntime.make(RunLedger.onStore(MemoryStore.layer, settings))
+/** The store layer a test runtime runs on. */
+export type StoreLayer = Parameters<typeof RunLedger.onStore>[0]
+
+/** A runtime on a store (the memory store by default), composed as an embedder composes one. */
+export const makeRuntime = (
+  settings: Partial<RuntimeSettings> = {},
+  store: StoreLayer = MemoryStore.layer
+): RunLedgerRuntime => ManagedRuntime.make(RunLedger.onStore(store, settings))
 
 /** A runtime and its MCP handler served on 127.0.0.1. */
 export interface Harness extends Served {
   readonly runtime: RunLedgerRuntime
 }
 
-/** Serves the MCP handler of a fresh runtime; `close` stops the server and disposes the runtime. */
-export const harness = async (settings: Partial<RuntimeSettings> = {}, options: McpOptions = {}): Promise<Harness> => {
-  const runtime = makeRuntime(settings)
+/** Serves the MCP handler of a fresh runtime on a store; `close` stops the server and disposes the runtime. */
+export const harness = async (
+  settings: Partial<RuntimeSettings> = {},
+  options: McpOptions = {},
+  store: StoreLayer = MemoryStore.layer
+): Promise<Harness> => {
+  const runtime = makeRuntime(settings, store)
   const served = await serve(toWebHandler(runtime, options))
   return {
     ...served,

@@ -40,9 +40,10 @@ export const layer = (
         unavailable("migrating")
       )
       const wakeups = yield* makeWakeups(sql, schema)
+      const append = yield* appendFacts({ sql, tables, projections, wakeups })
 
       const ledger = Ledger.of({
-        append: appendFacts({ sql, tables, projections, wakeups }),
+        append,
         readStream: (stream, readOptions) =>
           sql<FactRow>`SELECT ${factColumns(sql)} FROM ${tables.facts}
             WHERE stream = ${stream} AND position >= ${Math.max(1, readOptions?.from ?? 1)}

@@ -9,8 +9,10 @@ import {
   wakeupOf
 } from "@runledger/core"
 import { Effect } from "effect"
-import { appendArguments } from "./appendArguments.js"
+import { newFactsLiteral, noNotifications, streamChecks } from "./appendArguments.js"
+import { makeAppendBatches } from "./appendBatches.js"
 import { appendProjecting } from "./appendProjecting.js"
+import { makeKnownDocuments } from "./knownDocuments.js"
 import { placeFacts } from "./placeFacts.js"
 import { refusedAppend } from "./refusedAppend.js"
 import { callText } from "./sqlLiterals.js"
@@ -35,30 +37,38 @@ interface Appended {
 /**
  * Appends in one transaction through the functions `appendFunctions.ts` creates. Facts that no projection reads
  * take one statement in autocommit, `runledger_append` (lock the streams, check their versions, allocate the global
- * positions, insert); facts that change view documents take two round trips (`appendProjecting`). A refusal is a
+ * positions, insert); facts that change view documents take one statement when this instance knows the documents
+ * as they stand, else two round trips (`appendProjecting`, ADR 0409), committed together with the other such
+ * appends made meanwhile (`makeAppendBatches`, ADR 0407). A refusal is a
  * `VersionConflict`. After the commit, subscribers of this instance are woken and the other instances notified.
  */
-export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext) => {
-  const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
-  return (
-    appends: ReadonlyArray<StreamAppend>,
-    options?: AppendOptions
-  ): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> =>
-    Effect.suspend(() => {
-      const args = appendArguments(tables.schema, wakeups, appends)
-      const touchesViews = appends.some(({ facts }) => facts.some((fact) => projectedTypes.has(fact.type)))
-      const appended = touchesViews
-        ? appendProjecting(sql, tables.schema, projections, appends, args)
-        : Effect.map(
-            sql.unsafe<{ result: Appended }>(
-              callText(tables.schema, "runledger_append", [...args.check, args.newFacts, ...args.notify])
-            ),
-            ([{ result }]) => placeFacts(appends, result.versions, result.global_positions)
-          )
-      return appended.pipe(
-        Effect.tap(() => wakeups.publish(wakeupOf(appends, options))),
-        refusedAppend(appends),
-        unavailable("appending facts")
-      )
-    })
-}
+export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext) =>
+  Effect.gen(function* () {
+    const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
+    const notify = noNotifications(wakeups)
+    const context = { sql, schema: tables.schema, projections, known: makeKnownDocuments(), notify }
+    const appendBatched = yield* makeAppendBatches((batch) => appendProjecting(context, batch))
+    return (
+      appends: ReadonlyArray<StreamAppend>,
+      options?: AppendOptions
+    ): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> =>
+      Effect.suspend(() => {
+        const touchesViews = appends.some(({ facts }) => facts.some((fact) => projectedTypes.has(fact.type)))
+        const appended = touchesViews
+          ? appendBatched(appends)
+          : sql
+              .unsafe<{ result: Appended }>(
+                callText(tables.schema, "runledger_append", [
+                  ...streamChecks(tables.schema, appends),
+                  newFactsLiteral(appends),
+                  ...notify
+                ])
+              )
+              .pipe(
+                Effect.map(([{ result }]) => placeFacts(appends, result.versions, result.global_positions)),
+                refusedAppend(appends),
+                unavailable("appending facts")
+              )
+        return Effect.tap(appended, () => wakeups.publish(wakeupOf(appends, options)))
+      })
+  })

@@ -143,3 +143,71 @@ export const appendFunctions = (schema: string): ReadonlyArray<string> => {
     END $$`
   ]
 }
+
+/** The SQLSTATE `runledger_append_known` raises when a document it was told of changed since (ADR 0409). */
+export const staleState = "RL412"
+
+/**
+ * Migration `6_known_documents` (ADRs 0408, 0409):
+ *
+ * - `runledger_docs_json(keys)` reads view documents as `json`, each with its row's `xmin` as `stamp`: PostgreSQL
+ *   builds a `json` aggregate by writing text, about a quarter of what a `jsonb` one costs to build and write out, and
+ *   an append's documents are read only to be sent; the stamp says which write left the document as it is.
+ * - `runledger_prepare` answers `json`, its documents read so. Both types reach the client as the same text, so an
+ *   instance of an earlier version calls it as before. A result type cannot be replaced: the old one is dropped first.
+ * - `runledger_write_stamped(...)`: `runledger_write`, answering the transaction's id as a row's `xmin` shows it,
+ *   the stamp of every document it wrote.
+ * - `runledger_append_known(...)`: an append whose documents the instance knows as they stand, in one statement:
+ *   check the streams, lock the documents, raise `RL412` if any is not as stamped (a stamp `NULL`: absent), allocate,
+ *   write; answers the versions, the global positions and the stamp.
+ */
+export const knownDocumentFunctions = (schema: string): ReadonlyArray<string> => {
+  const s = `"${schema}"`
+  return [
+    `CREATE FUNCTION ${s}.runledger_docs_json(doc_keys jsonb) RETURNS json LANGUAGE plpgsql AS $$
+    BEGIN
+      RETURN (SELECT coalesce(json_agg(json_build_object('view', v.view, 'partition', v.partition, 'id', v.id,
+          'sort', v.sort, 'data', v.data, 'stamp', v.xmin::text)), '[]'::json)
+        FROM ${s}.runledger_views AS v
+        JOIN jsonb_to_recordset(doc_keys) AS k(view text, partition text, id text)
+          ON v.view = k.view AND v.partition = k.partition AND v.id = k.id);
+    END $$`,
+    `DROP FUNCTION ${s}.runledger_prepare(text[], text[], int[], text[], jsonb, int)`,
+    `CREATE FUNCTION ${s}.runledger_prepare(stream_locks text[], stream_names text[], expected_versions int[],
+      doc_locks text[], doc_keys jsonb, how_many int) RETURNS json LANGUAGE plpgsql AS $$
+    DECLARE
+      versions jsonb := ${s}.runledger_check_streams(stream_locks, stream_names, expected_versions);
+    BEGIN
+      PERFORM ${s}.runledger_lock(${LockNamespace.viewDoc}, doc_locks);
+      LOCK TABLE ${s}.runledger_views IN ROW SHARE MODE;
+      RETURN json_build_object('versions', versions, 'docs', ${s}.runledger_docs_json(doc_keys),
+        'global_positions', to_json(${s}.runledger_allocate(how_many)));
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_write_stamped(versions jsonb, new_facts jsonb, global_positions bigint[],
+      upserts jsonb, deletions jsonb, channel text, payloads text[]) RETURNS text LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM ${s}.runledger_write(versions, new_facts, global_positions, upserts, deletions, channel, payloads);
+      RETURN (pg_current_xact_id()::text::bigint & 4294967295)::text;
+    END $$`,
+    `CREATE FUNCTION ${s}.runledger_append_known(stream_locks text[], stream_names text[], expected_versions int[],
+      doc_locks text[], known_docs jsonb, new_facts jsonb, upserts jsonb, deletions jsonb, channel text,
+      payloads text[]) RETURNS json LANGUAGE plpgsql AS $$
+    DECLARE
+      versions jsonb := ${s}.runledger_check_streams(stream_locks, stream_names, expected_versions);
+      global_positions bigint[];
+    BEGIN
+      PERFORM ${s}.runledger_lock(${LockNamespace.viewDoc}, doc_locks);
+      LOCK TABLE ${s}.runledger_views IN ROW SHARE MODE;
+      IF EXISTS (SELECT FROM jsonb_to_recordset(known_docs) AS k(view text, partition text, id text, stamp text)
+          LEFT JOIN ${s}.runledger_views AS v ON v.view = k.view AND v.partition = k.partition AND v.id = k.id
+          WHERE v.xmin::text IS DISTINCT FROM k.stamp) THEN
+        RAISE EXCEPTION 'runledger: a view document changed since this instance read it'
+          USING ERRCODE = '${staleState}';
+      END IF;
+      global_positions := ${s}.runledger_allocate(jsonb_array_length(new_facts));
+      RETURN json_build_object('versions', versions, 'global_positions', to_json(global_positions),
+        'stamp', ${s}.runledger_write_stamped(versions, new_facts, global_positions, upserts, deletions, channel,
+          payloads));
+    END $$`
+  ]
+}

@@ -34,7 +34,10 @@ export interface DocChanges {
   readonly deletions: ReadonlyArray<ViewKey>
 }
 
-/** Folds facts in order through the projections over the documents read (absent ones start undefined). */
+/**
+ * Folds facts in order through the projections over the documents read (absent ones start undefined). A document
+ * that was not stored and is left undefined is no deletion: nothing is sent for it.
+ */
 export const foldDocs = (
   projections: ReadonlyArray<Projection>,
   facts: ReadonlyArray<Fact>,
@@ -56,9 +59,11 @@ export const foldDocs = (
     )
   const upserts: Array<DocRow> = []
   const deletions: Array<ViewKey> = []
-  for (const { key, doc } of changed.values())
-    if (doc === undefined) deletions.push({ view: key.view, partition: key.partition, id: key.id })
-    else upserts.push({ view: key.view, partition: key.partition, id: key.id, sort: doc.sort, data: doc.data })
+  const stored = new Set(rows.map(viewDocKey))
+  for (const [docKey, { key, doc }] of changed)
+    if (doc === undefined) {
+      if (stored.has(docKey)) deletions.push({ view: key.view, partition: key.partition, id: key.id })
+    } else upserts.push({ view: key.view, partition: key.partition, id: key.id, sort: doc.sort, data: doc.data })
   return { upserts, deletions }
 }
 

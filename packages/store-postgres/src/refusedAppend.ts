@@ -6,8 +6,13 @@ import { refusedState } from "./appendFunctions.js"
 /** What the append functions say of a refusal: which append (its index) and the version its stream is at. */
 const Refusal = Schema.parseJson(Schema.Struct({ append: Schema.Number, actual: Schema.NullOr(Schema.Number) }))
 
-const isRefusal = (error: unknown): error is SqlError =>
-  error instanceof SqlError && (error.cause as { code?: unknown } | undefined)?.code === refusedState
+/** Whether a failure is PostgreSQL's refusal with this SQLSTATE. */
+export const refusedWith =
+  (state: string) =>
+  (error: unknown): error is SqlError =>
+    error instanceof SqlError && (error.cause as { code?: unknown } | undefined)?.code === state
+
+const isRefusal = refusedWith(refusedState)
 
 /** Turns the append functions' refusal (SQLSTATE `RL409`) into the port's `VersionConflict` for that append. */
 export const refusedAppend =

@@ -68,7 +68,7 @@ export class HttpProbe {
  * request is collected, so a signal shared by every request would gather one listener per request until then
  * (a signal from `AbortSignal.any` follows its source without a listener on it).
  */
-const fetchWithOwnSignal = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+export const fetchWithOwnSignal = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
   init?.signal === undefined || init.signal === null
     ? fetch(input, init)
     : fetch(input, { ...init, signal: AbortSignal.any([init.signal]) })

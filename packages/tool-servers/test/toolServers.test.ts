@@ -151,6 +151,23 @@ describe("a remote MCP server over streamable HTTP", () => {
     })
   })
 
+  it("fails a call its server holds past the call's time limit as timed_out, and opens a session for the next", async () => {
+    const held = inventory.holdCall()
+    const late = run(
+      Effect.flatMap(ToolServers, (tools) =>
+        tools.call({ server: "inventory", tool: "get_stock_level", arguments: { sku: "T-1" }, timeoutMs: 300 })
+      )
+    )
+    await held.reached
+    const timedOut = await late
+    held.release()
+    expect(Either.flip(timedOut).pipe(Either.getOrThrow)).toMatchObject({
+      _tag: "ToolCallFailed",
+      because: "timed_out"
+    })
+    expect(Either.getOrThrow(await call("inventory", "get_stock_level", { sku: "T-2" })).isError).toBe(false)
+  })
+
   it("fails as unreachable where nothing listens, and as key_refused when a variable it names is not set", async () => {
     expect(Either.flip(await list("nowhere")).pipe(Either.getOrThrow)).toMatchObject({ because: "unreachable" })
     const unset = Either.flip(await list("unset")).pipe(Either.getOrThrow)

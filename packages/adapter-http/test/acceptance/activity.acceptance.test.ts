@@ -1,38 +1,8 @@
 import type { ApiKeyConfig } from "@runledger/core"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { askTo as ask, double } from "./readSideDocuments.js"
+import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
-
-/** A computation that doubles a number; an input without n is rejected. */
-const double = `---
-description: Doubles a number
-language: typescript
-input:
-  schema:
-    type: object
-    required: [n]
-    properties:
-      n: { type: number }
----
-export default function (input: Input): Json {
-  return { n: input.n * 2 };
-}
-`
-
-/** A request held for an agent, to the party its input names. */
-const ask = `---
-description: Ask about a refund
-to: '{{ input.to }}'
-expires: P1D
-deliver: agent
-output:
-  schema:
-    type: object
-    required: [decision]
-    properties:
-      decision: { type: string, enum: [grant, deny] }
----
-Refund order {{ input.order }}?
-`
 
 const full: ApiKeyConfig["permissions"] = ["org:read", "org:write", "playbook:read", "playbook:write"]
 
@@ -212,5 +182,102 @@ onEveryStore("the organization's activity over HTTP", (store) => {
       403,
       "The caller may not mark the organization's comments, which only a caller who may access every playbook sees"
     ])
+  })
+})
+
+/** Two people of one org, each with every permission. */
+const movedKeys: ReadonlyArray<ApiKeyConfig> = ["a", "b"].map((who) => ({
+  key: `key-${who}`,
+  name: `person-${who}`,
+  org: "moved",
+  permissions: full
+}))
+
+onEveryStore("the organization's activity over HTTP on a clock the test moves", (store) => {
+  const clock = makeShiftedClock()
+  let server: AcceptanceServer
+  beforeAll(async () => {
+    server = await startAcceptanceServer(store(), { localMode: false, apiKeys: movedKeys }, clock.layer)
+  }, 60_000)
+  afterAll(() => server?.close())
+
+  const send = (method: string, path: string, body: unknown, who: "a" | "b") =>
+    server.send(method, path, body, { authorization: `Bearer key-${who}` })
+  const read = async (query: string, who: "a" | "b") => {
+    const page = await send("GET", `/v1/orgs/moved/activity?${query}`, undefined, who)
+    expect(page.status, JSON.stringify(page.body)).toBe(200)
+    return page.body
+  }
+  const runRows = (page: any) => page.rows.filter((row: any) => row.kind === "new" && row.run_id !== null)
+
+  it("a first read shows the last 7 days as new; mine and since keep their rows; a reopened comment is new to all but who reopened it", async () => {
+    const base = "/v1/orgs/moved/playbooks/finance"
+    expect((await send("POST", "/v1/orgs/moved/playbooks", { playbook: "finance", name: "F" }, "a")).status).toBe(201)
+    expect(
+      (await send("POST", `${base}/definitions/computation`, { name: "double", source: double, diagram: "none" }, "a"))
+        .status
+    ).toBe(201)
+    const run = async (n: number, who: "a" | "b") => {
+      const ran = await send("POST", `${base}/definitions/computation/double/run`, { input: { n } }, who)
+      expect(ran.body.status).toBe("succeeded")
+      return ran.body.run_id as string
+    }
+    const old = await run(1, "b")
+    clock.shift("8 days")
+    const second = await run(2, "b")
+    const third = await run(3, "b")
+    const own = await run(4, "a")
+
+    const first = await read("kind=new&playbook=finance", "a")
+    expect(runRows(first).map((row: any) => [row.run_id, row.seen])).toEqual([
+      [own, true],
+      [third, false],
+      [second, false],
+      [old, true]
+    ])
+    expect(first.counts).toEqual({ needs_you: 0, broken: 0, new: 2, comments: 0 })
+    expect(first.through).toBeNull()
+    const mine = await read("mine=true&kind=new", "a")
+    expect(mine.rows.every((row: any) => row.by === "key:person-a")).toBe(true)
+    expect(runRows(mine).map((row: any) => row.run_id)).toEqual([own])
+    const secondRow = runRows(first).find((row: any) => row.run_id === second)
+    const since = await read(`kind=new&since=${secondRow.cursor}`, "a")
+    expect(runRows(since).map((row: any) => row.run_id)).toEqual([own, third])
+
+    const comment = (await send("POST", `${base}/comments`, { address: "playbooks/finance", text: "Look" }, "b")).body
+    const commentRow = async (who: "a" | "b") => {
+      const page = await read("kind=comment", who)
+      return { row: page.rows.find((row: any) => row.address === `finance/comments/${comment.id}`), count: page.counts }
+    }
+    expect(await commentRow("a")).toMatchObject({ row: { seen: false, by: "key:person-b" }, count: { comments: 1 } })
+    expect(await commentRow("b")).toMatchObject({ row: { seen: true }, count: { comments: 0 } })
+    clock.shift("1 minute")
+    await send("POST", `${base}/comments/${comment.id}/resolve`, { how: "acted" }, "a")
+    expect(await commentRow("b")).toMatchObject({ row: undefined, count: { comments: 0 } })
+    clock.shift("1 minute")
+    const reopened = (await send("POST", `${base}/comments/${comment.id}/reopen`, undefined, "a")).body
+    const forMaker = await commentRow("b")
+    expect(forMaker).toMatchObject({
+      row: { seen: false, by: "key:person-b", at: reopened.reopened_at },
+      count: { comments: 1 }
+    })
+    expect(await commentRow("a")).toMatchObject({ row: { seen: true }, count: { comments: 0 } })
+    const marked = await send(
+      "POST",
+      "/v1/orgs/moved/activity/seen",
+      { items: [{ address: forMaker.row.address, at: forMaker.row.at }] },
+      "b"
+    )
+    expect(marked.body.counts.comments).toBe(0)
+
+    const tooMany = await send(
+      "POST",
+      "/v1/orgs/moved/activity/seen",
+      { items: Array.from({ length: 201 }, () => ({ address: forMaker.row.address, at: forMaker.row.at })) },
+      "a"
+    )
+    expect([tooMany.status, tooMany.body.errors[0].pointer]).toEqual([422, "/items"])
+    expect((await send("POST", `${base}/retire`, undefined, "a")).status).toBe(200)
+    expect((await read("playbook=finance", "a")).rows).toEqual([])
   })
 })

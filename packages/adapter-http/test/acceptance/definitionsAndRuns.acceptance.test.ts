@@ -13,6 +13,31 @@ export default function (input: Json): Json {
 }
 `
 
+/** A computation document around a program body. */
+const program = (body: string) => `---\ndescription: Tries something\nlanguage: typescript\n---\n${body}\n`
+
+/** Programs that try to leave the sandbox or exhaust it, and the words each ends unworkable with. */
+const escapes: Record<string, [string, RegExp]> = {
+  loop: ["export default function (input: Json): Json { while (true) {} }", /work budget of 10000 checkpoints/],
+  recursion: [
+    "export function deep(n: number): number { return deep(n + 1) + 1 }\nexport default function (input: Json): Json { return deep(0) }",
+    /stack overflow/
+  ],
+  allocation: [
+    "export default function (input: Json): Json { return 'x'.repeat(2 ** 28).length }",
+    /ran out of memory \(256 MiB\)/
+  ],
+  "generated-code": [
+    "export default function (input: Json): Json { return ({}).constructor.constructor('return process')() }",
+    /generated code is not available/
+  ],
+  "host-function": [
+    "export default function (input: Json): Json { const g = globalThis as unknown as Record<string, (code: string) => Json>; return g['req' + 'uire']('fs') }",
+    /not a function/
+  ],
+  "not-json": ["export default function (input: Json): Json { return (() => 1) as unknown as Json }", /JSON/]
+}
+
 const lines = {
   lines: [
     { sku: "a", quantity: 2, unit_cents: 1000, vat_bp: 2000 },
@@ -241,5 +266,76 @@ onEveryStore("definitions and runs over HTTP", (store) => {
     const run = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })
     expect((await server.send("POST", `${base}/runs/${run.body.run_id}/cancel`)).status).toBe(409)
     expect((await server.send("POST", `${base}/runs/${crypto.randomUUID()}/cancel`)).status).toBe(404)
+  })
+
+  it("ends escapes and exhaustion as 409 unworkable, the same each time, and serves on", async () => {
+    const base = await playbook()
+    for (const [name, [body, words]] of Object.entries(escapes)) {
+      expect((await save(base, name, program(body))).status).toBe(201)
+      const first = await server.send("POST", `${base}/definitions/computation/${name}/run`, { input: {} })
+      expect([name, first.status, first.body.reason, first.body.kind]).toEqual([name, 409, "conflict", "unworkable"])
+      expect(first.body.detail).toMatch(words)
+    }
+    const again = await server.send("POST", `${base}/definitions/computation/recursion/run`, { input: {} })
+    expect(again.body.detail).toMatch(escapes.recursion![1])
+    const globals = program(
+      "export default function (input: Json): Json { return Object.getOwnPropertyNames(globalThis).filter((name) => /process|require|fetch|console|setTimeout/.test(name)) }"
+    )
+    expect((await save(base, "globals", globals)).status).toBe(201)
+    const seen = await server.send("POST", `${base}/definitions/computation/globals/run`, { input: {} })
+    expect([seen.status, seen.body.output]).toEqual([200, []])
+    const polluting = program(
+      "export default function (input: Json): Json { (Object.prototype as unknown as Record<string, string>).polluted = 'yes'; return ({} as Record<string, string>).polluted }"
+    )
+    const reading = program(
+      "export default function (input: Json): Json { return ({} as Record<string, string>).polluted ?? 'clean' }"
+    )
+    await save(base, "polluting", polluting)
+    await save(base, "reading", reading)
+    expect(
+      (await server.send("POST", `${base}/definitions/computation/polluting/run`, { input: {} })).body.output
+    ).toBe("yes")
+    expect((await server.send("POST", `${base}/definitions/computation/reading/run`, { input: {} })).body.output).toBe(
+      "clean"
+    )
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    const imports = await save(base, "imports", program("import fs from 'fs'\nexport default (input: Json): Json => 1"))
+    expect([imports.status, imports.body.errors[0].pointer]).toEqual([422, "/source"])
+    expect(imports.body.errors.map((error: any) => error.detail).join(" ")).toContain("no modules")
+    await save(base, "invoice-totals", invoice)
+    const healthy = await server.send("POST", `${base}/definitions/computation/invoice-totals/run`, { input: lines })
+    expect([healthy.status, healthy.body.output.gross_cents]).toEqual([200, 2928])
+  }, 120_000)
+
+  it("bounds an input to 256 KiB and 512 levels at /input, and an output to 1,048,320 bytes", async () => {
+    const base = await playbook()
+    await save(base, "echo", program("export default function (input: Json): Json { return input }"))
+    const run = (input: unknown) => server.send("POST", `${base}/definitions/computation/echo/run`, { input })
+    const facts = await server.factCount()
+    let deep: unknown = 1
+    for (let level = 0; level < 513; level++) deep = [deep]
+    for (const input of [deep, "x".repeat(262_143)]) {
+      const refused = await run(input)
+      expect([refused.status, refused.body.errors[0].pointer]).toEqual([422, "/input"])
+    }
+    expect(await server.factCount()).toBe(facts)
+    let fits: unknown = 1
+    for (let level = 0; level < 511; level++) fits = [fits]
+    expect((await run(fits)).status).toBe(200)
+    expect(
+      (
+        await save(
+          base,
+          "large",
+          program("export default function (input: Json): Json { return 'x'.repeat(input as number) }")
+        )
+      ).status
+    ).toBe(201)
+    const large = (length: number) =>
+      server.send("POST", `${base}/definitions/computation/large/run`, { input: length })
+    expect((await large(1_048_318)).status).toBe(200)
+    const over = await large(1_048_319)
+    expect([over.status, over.body.kind]).toEqual([409, "unworkable"])
+    expect(over.body.detail).toMatch(/output holds at least 1048321 bytes/)
   })
 })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
+import { asking } from "./workflowDocuments.js"
 
 /** A workflow that listens for one event of type a and one of type b, and outputs their data in that order. */
 const listening = `document:
@@ -15,18 +16,6 @@ do:
           all:
             - with: { type: com.example.a }
             - with: { type: com.example.b }
-`
-
-/** An interaction function whose run waits for an answer: a run that is not a workflow's. */
-const asking = `---
-description: Asks for a decision
-to: owner@example.com
-expires: PT1H
-deliver: agent
-output:
-  schema: { type: object, required: [ok], properties: { ok: { type: boolean } } }
----
-Decide, please.
 `
 
 /** A value nested `levels` lists deep. */

@@ -376,7 +376,7 @@ onEveryStore("interaction requests delivered through a tool server", (store) => 
     expect(chat.calls.length).toBe(calls)
   })
 
-  it("saves a delivery through a tool and one that reads replies; refuses telling as unavailable, and sent pointers that are not pointers", async () => {
+  it("saves a delivery through a tool, one that reads replies and one that tells; refuses what tell may not read, and sent pointers that are not pointers", async () => {
     const base = await client.playbook()
     expect((await client.save(base, "ask", ask)).status).toBe(201)
     const replies = await client.save(
@@ -396,8 +396,19 @@ onEveryStore("interaction requests delivered through a tool server", (store) => 
         "replies:\n  tool: list_thread\n  read:\n    list: /items\n    order: oldest_first\n    each: { id: /id, sender: /from, text: /text }\n  tell:\n    with: { room: '{{ sent.conversation }}', body: '{{ message }}' }\noutput:"
       )
     )
-    expect([telling.status, telling.body.reason]).toEqual([503, "unavailable"])
-    expect(telling.body.detail).toContain("does not tell a party why its reply was refused yet")
+    expect(telling.status).toBe(201)
+    const unknownInTell = await client.save(
+      base,
+      "telling-unknown",
+      ask.replace(
+        "output:",
+        "replies:\n  tool: list_thread\n  read:\n    list: /items\n    order: oldest_first\n    each: { id: /id, sender: /from, text: /text }\n  tell:\n    with: { room: '{{ sent.conversation }}', body: '{{ input.order }}' }\noutput:"
+      )
+    )
+    expect(unknownInTell.status).toBe(422)
+    expect(unknownInTell.body.errors[0].detail).toContain(
+      "at /replies/tell/with/body: line 1 of the template: unknown variable input"
+    )
     const unknown = await client.save(base, "unknown", ask.replace("'{{ run_id }}'", "'{{ run }}'"))
     expect(unknown.status).toBe(422)
     expect(unknown.body.errors[0].detail).toContain(

@@ -130,7 +130,11 @@ onEveryStore("interaction requests answered by a reply read back", (store) => {
       reply: { id: "x3", sender: "dana", conversation: room }
     })
     expect(events.at(-1)!.data.output).toEqual({ decision: "grant", reason: "customer right" })
-    const reads = await playbookEvents(base, "replies_read")
+    // The read's own fact is recorded after the answers it lists, so it may land just after run_succeeded.
+    const reads = await until(async () => {
+      const found = await playbookEvents(base, "replies_read")
+      return found.length > 0 ? found : undefined
+    })
     expect(reads).toHaveLength(1)
     expect(reads[0]!.data).toMatchObject({
       conversation: room,
@@ -177,6 +181,83 @@ onEveryStore("interaction requests answered by a reply read back", (store) => {
     expect((await listed(base, runs[0]!))?.standing).toBe("delivered")
     const reads = chat.calls.filter((call) => call.tool === "list_thread" && call.arguments.room === room)
     expect(reads.map((call) => call.arguments.after)).toContain("y1")
+  })
+
+  it("tells the answerer why each reply was refused through the delivery's tool, at most 3 times a request", async () => {
+    const { base } = await playbook()
+    const telling = ask.replace(
+      "reply:",
+      "  tell:\n    with: { room: '{{ sent.conversation }}', body: 'To {{ to }}: {{ message }}' }\nreply:"
+    )
+    const saved = await server.send("POST", `${base}/definitions/interaction`, {
+      name: "ask",
+      source: telling,
+      diagram: "none"
+    })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201)
+    const room = `room-${crypto.randomUUID().slice(0, 8)}`
+    const started = await server.send("POST", `${base}/definitions/interaction/ask/run`, {
+      input: { room, owner: "dana", order: "T-1" }
+    })
+    const runId = started.body.run_id
+    await delivered(base, runId)
+    chat.replies.push(
+      ...["maybe", "perhaps", "later", "soon"].map((body, index) => ({ room, id: `t${index}`, author: "dana", body }))
+    )
+    const told = await until(async () => {
+      const found = await playbookEvents(base, "telling_succeeded")
+      return found.length === 3 ? found : undefined
+    })
+    expect((await listed(base, runId))?.reply_refusals).toBe(4)
+    const startedTellings = await playbookEvents(base, "telling_started")
+    expect(startedTellings.map((event) => [event.data.number, event.data.reply.id])).toEqual([
+      [1, "t0"],
+      [2, "t1"],
+      [3, "t2"]
+    ])
+    expect(startedTellings[0]!.data).toMatchObject({ run_id: runId, server: "chat", tool: "send_message" })
+    expect(startedTellings[0]!.metadata.stream).toMatch(/\/conversation-calls\/[0-9a-f]{64}$/)
+    expect(told.map((event) => event.data.run_id)).toEqual([runId, runId, runId])
+    const sent = chat.calls.filter(
+      (call) =>
+        call.tool === "send_message" && call.arguments.room === room && String(call.arguments.body).startsWith("To ")
+    )
+    expect(sent).toHaveLength(3)
+    expect(sent[0]!.arguments.body).toMatch(
+      /^To [^:]+: Your reply was not taken as the answer\. The reply's first word names none of the values of decision: deny, grant\. Reply again before \d{4}-\d\d-\d\dT/
+    )
+    chat.replies.push({ room, id: "t9", author: "dana", body: "yes" })
+    const ended = await until(async () => (await history(base, runId)).find((event) => event.type === "run_succeeded"))
+    expect(ended.data.output).toEqual({ decision: "grant" })
+    expect(await playbookEvents(base, "telling_started")).toHaveLength(3)
+  })
+
+  it("records a telling refused before sending, through a tool the playbook may not use, and calls nothing", async () => {
+    const { base } = await playbook()
+    const saved = await server.send("POST", `${base}/definitions/interaction`, {
+      name: "ask",
+      source: ask.replace("reply:", "  tell: { tool: delete_room }\nreply:"),
+      diagram: "none"
+    })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201)
+    const room = `room-${crypto.randomUUID().slice(0, 8)}`
+    const runId = (
+      await server.send("POST", `${base}/definitions/interaction/ask/run`, {
+        input: { room, owner: "dana", order: "T-2" }
+      })
+    ).body.run_id
+    await delivered(base, runId)
+    chat.replies.push({ room, id: "u1", author: "dana", body: "hmm" })
+    const failed = await until(async () => (await playbookEvents(base, "telling_failed"))[0])
+    expect(failed.data).toEqual({
+      run_id: runId,
+      number: 1,
+      because: "tool_not_offered",
+      detail: "The tool chat/delete_room is not offered to the playbook now."
+    })
+    const [started] = await playbookEvents(base, "telling_started")
+    expect(started!.data).toMatchObject({ run_id: runId, number: 1, tool: "delete_room", reply: { id: "u1" } })
+    expect(chat.calls.some((call) => call.tool === "delete_room")).toBe(false)
   })
 
   it("records a read that failed on the conversation's stream, and reads again", async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { newPlaybook } from "./newPlaybook.js"
 import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
+import { waitFor } from "./waitFor.js"
 
 /** A request held for an agent: a refund decision. */
 const ask = `---
@@ -100,6 +101,19 @@ onEveryStore("interaction functions", (store) => {
     const wrong = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: "perhaps" } })
     expect(wrong.status).toBe(422)
     expect(wrong.body.errors[0].pointer).toBe("/answer/decision")
+    let deep: unknown = "grant"
+    for (let level = 0; level < 513; level++) deep = [deep]
+    const tooDeep = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: deep } })
+    expect([tooDeep.status, tooDeep.body.errors?.[0]?.pointer]).toEqual([422, "/answer"])
+    const tooLarge = await server.send("POST", `${base}/runs/${runId}/answer`, {
+      answer: { decision: "x".repeat(65_536) }
+    })
+    expect([tooLarge.status, tooLarge.body.errors?.[0]?.pointer]).toEqual([422, "/answer"])
+    const longClaim = await server.send("POST", `${base}/runs/${runId}/answer`, {
+      answer: { decision: "grant" },
+      claimed_for: "é".repeat(129)
+    })
+    expect([longClaim.status, longClaim.body.errors?.[0]?.pointer]).toEqual([422, "/claimed_for"])
     const answered = await server.send("POST", `${base}/runs/${runId}/answer`, {
       answer: { decision: "grant" },
       claimed_for: "the CFO"
@@ -117,6 +131,41 @@ onEveryStore("interaction functions", (store) => {
     expect((await server.send("GET", `${base}/interactions`)).body.interactions).toEqual([])
     const unknown = await server.send("POST", `${base}/runs/0199a3c4-7d2e-7c1a-9b3f-000000000000/answer`, { answer: 1 })
     expect(unknown.status).toBe(404)
+  })
+
+  it("refuses at the run's start a to or message that cannot be sent as unworkable, a missing field as invalid_input", async () => {
+    const base = await playbook()
+    expect((await save(base, "ask", ask)).status).toBe(201)
+    const start = (runInput: unknown) =>
+      server.send("POST", `${base}/definitions/interaction/ask/run`, { input: runInput })
+    for (const owner of ["", "x".repeat(257), "a\u0007b", { name: "x" }]) {
+      const refused = await start({ ...input, owner })
+      expect([refused.status, refused.body.reason, refused.body.kind], JSON.stringify(owner)).toEqual([
+        409,
+        "conflict",
+        "unworkable"
+      ])
+    }
+    const long = await start({ ...input, order: "x".repeat(8_193) })
+    expect([long.status, long.body.reason, long.body.kind]).toEqual([409, "conflict", "unworkable"])
+    const missing = await start({ owner: "dana", cents: 1 })
+    expect([missing.status, missing.body.reason, missing.body.errors?.[0]?.pointer]).toEqual([
+      422,
+      "invalid_input",
+      "/input/order"
+    ])
+    expect(
+      (await save(base, "pay", ask.replace("input.cents | divided_by: 100.0 | money", "input.cents | money"))).status
+    ).toBe(201)
+    const money = await server.send("POST", `${base}/definitions/interaction/pay/run`, {
+      input: { ...input, cents: "lots" }
+    })
+    expect([money.status, money.body.reason, money.body.detail]).toEqual([
+      422,
+      "invalid_input",
+      expect.stringContaining("money takes a number or a text holding one")
+    ])
+    expect((await server.send("GET", `${base}/interactions`)).body.interactions).toEqual([])
   })
 
   it("cancels a waiting request: cancelling, then rejected cancelled/requested; an answer after it is conflict", async () => {
@@ -195,6 +244,57 @@ onEveryStore("interaction functions on a clock the test moves, with a cap of 3 o
     })
     const late = await server.send("POST", `${base}/runs/${runId}/answer`, { answer: { decision: "grant" } })
     expect(late.status).toBe(409)
+    expect((await server.send("GET", `${base}/interactions`)).body.interactions).toEqual([])
+  })
+
+  /** Moves the clock on until a run is no longer started; the run. */
+  const endedOnTheClock = async (base: string, runId: string) => {
+    const began = performance.now()
+    let run = (await server.send("GET", `${base}/runs/${runId}`)).body
+    while (run.status === "started") {
+      if (performance.now() - began > 5_000) throw new Error(`the run ${runId} did not end within 5 s`)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      clock.shift("30 seconds")
+      run = (await server.send("GET", `${base}/runs/${runId}`)).body
+    }
+    return run
+  }
+
+  it("a workflow step's request that expires raises unanswered: caught, the workflow goes on; uncaught, it ends unanswered", async () => {
+    const base = await playbookWithAsk()
+    const x = "$" + "{"
+    const head = "document:\n  dsl: '1.0.3'\n  namespace: test\n  name: flow\n  version: '1.0.0'\ndo:\n"
+    const call = `call: run_definition\nwith:\n  type: interaction\n  name: ask\n  input: ${x} $data }\n`
+    const indent = (text: string, spaces: number) => text.replaceAll(/^(?=.)/gm, " ".repeat(spaces))
+    const caught =
+      `${head}  - attempt:\n      try:\n        - ask:\n${indent(call, 12)}` +
+      "      catch:\n        errors:\n          with: { type: https://on.auto/problems/unanswered }\n        do:\n" +
+      `          - gaveUp:\n              set:\n                decision: none\n` +
+      `  - record:\n      set:\n        decided: ${x} $data.decision }\n`
+    const uncaught = `${head}  - ask:\n${indent(call, 6)}`
+    for (const [name, source] of [
+      ["caught", caught],
+      ["uncaught", uncaught]
+    ]) {
+      const saved = await server.send("POST", `${base}/definitions/workflow`, { name, source })
+      expect(saved.status, JSON.stringify(saved.body)).toBe(201)
+    }
+    const runs = []
+    for (const name of ["caught", "uncaught"]) {
+      const started = await server.send("POST", `${base}/definitions/workflow/${name}/run`, { input })
+      expect([started.status, started.body.status]).toEqual([200, "started"])
+      runs.push(started.body.run_id)
+    }
+    await waitFor(async () => {
+      const open = (await server.send("GET", `${base}/interactions`)).body.interactions
+      return open.length === 2 ? open : undefined
+    })
+    clock.shift("1 day")
+    expect(await endedOnTheClock(base, runs[0])).toMatchObject({ status: "succeeded", output: { decided: "none" } })
+    expect(await endedOnTheClock(base, runs[1])).toMatchObject({
+      status: "rejected",
+      rejection: { reason: "unanswered", kind: "expired" }
+    })
     expect((await server.send("GET", `${base}/interactions`)).body.interactions).toEqual([])
   })
 

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
 import { inventoryEntry } from "./inventoryEntry.js"
 import { newPlaybook } from "./newPlaybook.js"
+import { refusalOf } from "./refusalOf.js"
+import { stoppedRun } from "./stoppedRun.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 const inventoryKey = "inv-lookup-key-5521"
@@ -135,14 +137,19 @@ onEveryStore("lookup functions over HTTP", (store) => {
     expect((await server.send("GET", `${base}/definitions/lookup/down`)).status).toBe(404)
   })
 
-  /** Waits until the runtime lists a tool with a mark: a server's notice that its tools changed arrives on its own. */
-  const markSeen = async (base: string, tool: string, mark: string) => {
+  /**
+   * Waits until the runtime's answer on the inventory tool `tool` fits: a server's notice that its tools changed
+   * arrives on its own.
+   */
+  const toolSeen = async (base: string, tool: string, fits: (answer: any) => boolean, what: string) => {
     for (let tries = 0; tries < 200; tries++) {
-      if ((await server.send("GET", `${base}/tool-servers/inventory/tools/${tool}`)).body.mark === mark) return
+      if (fits((await server.send("GET", `${base}/tool-servers/inventory/tools/${tool}`)).body)) return
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
-    throw new Error(`The runtime never listed ${tool} marked ${mark}.`)
+    throw new Error(`The runtime never listed ${tool} ${what}.`)
   }
+  const markSeen = (base: string, tool: string, mark: string) =>
+    toolSeen(base, tool, (answer) => answer.mark === mark, `marked ${mark}`)
 
   it("records the mark the save saw, and refuses a run whose tool its server no longer marks reads, sending nothing", async () => {
     const base = await playbook()
@@ -158,8 +165,26 @@ onEveryStore("lookup functions over HTTP", (store) => {
     const ran = await run(base, "who", { sku: "A" })
     await inventory.remark("whoami", undefined)
     await markSeen(base, "whoami", "reads")
-    expect([ran.status, ran.body.kind]).toEqual([503, "tool_not_read_only"])
+    expect(refusalOf(ran)).toEqual([503, "tool_not_read_only", undefined, null])
     expect(inventory.calls.length).toBe(sent)
+  })
+
+  it("refuses a run whose tool its server no longer offers as tool_not_offered, sending and recording no call", async () => {
+    const base = await playbook()
+    expect((await save(base, "stock", stockLookup())).status).toBe(201)
+    expect((await run(base, "stock", { sku: "N-1" })).status).toBe(200)
+    // The server stops listing the tool and says its tools changed, so the runtime lists them anew.
+    inventory.hide("get_stock_level", true)
+    await inventory.remark("get_stock_level", undefined)
+    await toolSeen(base, "get_stock_level", (answer) => answer.because === "tool_not_listed", "as no longer listed")
+    const sent = inventory.calls.length
+    const ran = await run(base, "stock", { sku: "N-2" }).finally(() => inventory.hide("get_stock_level", false))
+    expect(refusalOf(ran)).toEqual([503, "tool_not_offered", "tool_not_listed", null])
+    expect(ran.body.detail).toContain("get_stock_level")
+    expect(inventory.calls.length).toBe(sent)
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    expect(history.body.events.map((event: any) => event.type)).toEqual(["run_started", "run_rejected"])
+    expect((await run(base, "stock", { sku: "N-3" })).body.output).toMatchObject({ sku: "N-3", on_hand: 41 })
   })
 
   it("refuses a run whose server asks it to slow down before the call is sent, with the server's Retry-After", async () => {
@@ -172,12 +197,7 @@ onEveryStore("lookup functions over HTTP", (store) => {
     inventory.mode = "rate_limited"
     const ran = await run(base, "stock", { sku: "R-2" })
     inventory.mode = "serving"
-    expect([ran.status, ran.body.kind, ran.body.because, ran.headers.get("retry-after")]).toEqual([
-      503,
-      "tool_server_failed",
-      "rate_limited",
-      "7"
-    ])
+    expect(refusalOf(ran)).toEqual([503, "tool_server_failed", "rate_limited", "7"])
     expect(inventory.calls.length).toBe(sent)
     const standing = await server.send("GET", `${base}/runs/${ran.body.run_id}`)
     expect(standing.body.record).toEqual({ server: "inventory", tool: "get_stock_level", retry_after_ms: 7_000 })
@@ -190,6 +210,39 @@ onEveryStore("lookup functions over HTTP", (store) => {
     expect([ran.status, ran.body.kind, ran.body.because]).toEqual([503, "tools_unfinished", "tool_error"])
     const again = await run(base, "broken", { sku: "A" }, ran.body.run_id)
     expect([again.status, again.body.kind, again.body.because]).toEqual([409, "tools_called", "only_read"])
+  })
+
+  it("ends a call its server failed once sent tools_unfinished, because server_failed, without Retry-After", async () => {
+    const base = await playbook()
+    expect((await save(base, "stock", stockLookup())).status).toBe(201)
+    // A run lists the tools on the session it holds; the next one finds them kept and sends its call at once.
+    expect((await run(base, "stock", { sku: "K-1" })).status).toBe(200)
+    inventory.mode = "failing"
+    const ran = await run(base, "stock", { sku: "K-2" })
+    inventory.mode = "serving"
+    expect(refusalOf(ran)).toEqual([503, "tools_unfinished", "server_failed", null])
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    expect(history.body.events.map((event: any) => [event.type, event.data.because ?? null])).toEqual([
+      ["run_started", null],
+      ["tool_call_started", null],
+      ["tool_call_failed", "server_failure"],
+      ["run_rejected", "server_failed"]
+    ])
+    const again = await run(base, "stock", { sku: "K-2" }, ran.body.run_id)
+    expect([again.status, again.body.kind, again.body.because]).toEqual([409, "tools_called", "only_read"])
+  })
+
+  it("answers tools_called to a run id whose lookup run is still started, even before its call, sending nothing", async () => {
+    const base = await playbook()
+    expect((await save(base, "stock", stockLookup())).status).toBe(201)
+    const ran = await run(base, "stock", { sku: "L-1" })
+    // The run's start alone, under a new id: a run whose server stopped before it sent its call.
+    const runId = await stoppedRun(server, base, ran.body.run_id, 1, new Date())
+    const sent = inventory.calls.length
+    const again = await run(base, "stock", { sku: "L-1" }, runId)
+    expect([again.status, again.body.reason, again.body.kind]).toEqual([409, "conflict", "tools_called"])
+    expect(inventory.calls.length).toBe(sent)
+    expect((await server.send("GET", `${base}/runs/${runId}/history`)).body.events).toHaveLength(1)
   })
 
   it("refuses an input its template cannot render, and a value at read that does not fit the output schema", async () => {

@@ -1,14 +1,17 @@
-import type { RuntimeSettings } from "@runledger/core"
+import { createHash, randomUUID } from "node:crypto"
+import { Ledger, type RuntimeSettings } from "@runledger/core"
 import { HttpModelProvider } from "@runledger/model-providers"
-import { Layer } from "effect"
+import { Effect, Option } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import {
   anthropicText,
+  heldReply,
   openAiText,
   type ScriptedModel,
   startScriptedModel
 } from "../../../model-providers/test/scriptedModel.js"
 import { newPlaybook } from "./newPlaybook.js"
+import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 /** A text reasoning function on the gateway, with a system block, a default and a filter. */
@@ -55,6 +58,8 @@ onEveryStore("reasoning functions over HTTP", (store) => {
   let bare: AcceptanceServer
   let gateway: ScriptedModel
   let anthropic: ScriptedModel
+  /** The runtime's clock, moved past a model call's deadline by the test of a call that never answers. */
+  const clock = makeShiftedClock()
   beforeAll(async () => {
     gateway = await startScriptedModel("openai")
     anthropic = await startScriptedModel("anthropic")
@@ -75,7 +80,7 @@ onEveryStore("reasoning functions over HTTP", (store) => {
         allowedModels: ["gateway/*", "house/fast", "other/*"]
       }
     }
-    server = await startAcceptanceServer(store(), settings, Layer.empty, { modelProvider: HttpModelProvider.layer })
+    server = await startAcceptanceServer(store(), settings, clock.layer, { modelProvider: HttpModelProvider.layer })
     bare = await startAcceptanceServer(store())
   }, 60_000)
   afterAll(async () => {
@@ -152,6 +157,36 @@ onEveryStore("reasoning functions over HTTP", (store) => {
     ])
   })
 
+  it("keeps a model call's messages and response in the content store: sizes past 2 KiB, get_event in full", async () => {
+    const base = await playbook()
+    await save(base, "classify", classify)
+    anthropic.script(anthropicText('{"category":"bug"}'))
+    const ticket = Array.from({ length: 100 }, () => "The export button does nothing.").join(" ")
+    const ran = await run(base, "classify", { ticket })
+    expect([ran.status, ran.body.output]).toEqual([200, { category: "bug" }])
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    const [, started, answered] = history.body.events
+    expect(started.type).toBe("model_call_started")
+    expect(started.data.messages).toBeUndefined()
+    expect(started.data.messages_bytes).toBeGreaterThan(2048)
+    expect(answered.data).toMatchObject({ response: { category: "bug" }, response_bytes: 18, tool_calls: [] })
+    const inFull = await server.send("GET", `${base}/events/${started.id}`)
+    expect(inFull.body.data.messages).toEqual([{ role: "user", content: `Classify this ticket: ${ticket}` }])
+    expect(new TextEncoder().encode(JSON.stringify(inFull.body.data.messages)).length).toBe(started.data.messages_bytes)
+    // The facts themselves name the texts by digest; the content store holds them.
+    const facts = await server.runtime.runPromise(
+      Effect.flatMap(Ledger, (ledger) => Effect.forEach([started.id, answered.id], (id) => ledger.readFact(id)))
+    )
+    const [startedFact, answeredFact] = facts.map((found) => Option.getOrThrow(found).fact.data as any)
+    expect(Object.keys(startedFact)).not.toContain("messages")
+    expect(Object.keys(answeredFact)).not.toContain("response")
+    expect(Object.keys(answeredFact)).not.toContain("tool_calls")
+    expect(JSON.stringify(startedFact)).not.toContain("export button")
+    expect(startedFact.messages_sha256).toBe(
+      createHash("sha256").update(JSON.stringify(inFull.body.data.messages)).digest("hex")
+    )
+  })
+
   it("runs a JSON function through an alias and asks once for a repair of an answer its schema refuses", async () => {
     const base = await playbook()
     await save(base, "classify", classify)
@@ -186,6 +221,45 @@ onEveryStore("reasoning functions over HTTP", (store) => {
     expect(history.body.events.at(-1).data.record.usage.output.text).toBe(8)
   })
 
+  it("ends a JSON answer cut at max_output_tokens as 409 unworkable without a repair; a text one cut succeeds", async () => {
+    const base = await playbook()
+    await save(base, "classify", classify)
+    await save(base, "summarize", summarize)
+    const asked = anthropic.calls().length
+    anthropic.script(anthropicText('{"category":"bil', { stop: "max_tokens" }))
+    const cut = await run(base, "classify", { ticket: "?" })
+    expect([cut.status, cut.body.reason, cut.body.kind]).toEqual([409, "conflict", "unworkable"])
+    expect(anthropic.calls().length).toBe(asked + 1)
+    gateway.script(openAiText("A summary that stops", { finish: "length" }))
+    const text = await run(base, "summarize", { brief: "x" })
+    expect([text.status, text.body.output, text.body.record.finish_reason]).toEqual([
+      200,
+      "A summary that stops",
+      "length"
+    ])
+  })
+
+  it("lists the models a function may name over HTTP, narrowed by the allow list, as list_models does over MCP", async () => {
+    gateway.list({ body: { object: "list", data: [{ id: "scripted-1", created: 1760486400 }] } })
+    const listed = await server.send("GET", "/v1/orgs/local/models")
+    expect(listed.status).toBe(200)
+    expect(listed.body).toMatchObject({ object: "list", catalog_status: "complete", narrowed: true })
+    expect(listed.body.data).toEqual([
+      { id: "gateway/scripted-1", object: "model", created: 1760486400, owned_by: "gateway" },
+      {
+        id: "house/fast",
+        object: "model",
+        created: 0,
+        owned_by: "anthropic",
+        alias: true,
+        resolved_to: "anthropic/claude-scripted"
+      }
+    ])
+    expect(JSON.stringify(listed.body)).not.toContain("sk-gateway-secret-1")
+    const refused = await server.send("GET", "/v1/orgs/local/models?provider=Not-A-Prefix")
+    expect([refused.status, refused.body.errors[0].pointer]).toEqual([422, "/provider"])
+  })
+
   it("refuses models the runtime does not offer before any provider is called", async () => {
     const base = await playbook()
     await save(base, "not-allowed", withModel("openai/gpt-5"))
@@ -215,6 +289,7 @@ onEveryStore("reasoning functions over HTTP", (store) => {
       undefined,
       "No model provider is configured on this runtime."
     ])
+    expect(none.headers.get("retry-after")).toBe("60")
   })
 
   it("maps the provider's refusals: a refused key, a content refusal, a model it does not have", async () => {
@@ -280,6 +355,86 @@ onEveryStore("reasoning functions over HTTP", (store) => {
     expect([down.status, down.headers.get("retry-after")]).toEqual([503, "90"])
     const history = await server.send("GET", `${base}/runs/${down.body.run_id}/history?order=desc&limit=1`)
     expect(history.body.events[0]).toMatchObject({ type: "run_rejected", data: { record: { retry_after_ms: 90_000 } } })
+  })
+
+  it("ends a call the provider could not take in three attempts as 503 with its delay, each attempt recorded", async () => {
+    const base = await playbook()
+    await save(base, "summarize", summarize)
+    const busy = { status: 502, headers: { "retry-after-ms": "10" }, body: { error: { message: "bad gateway" } } }
+    gateway.script(busy, busy, busy)
+    const ran = await run(base, "summarize", { brief: "x" })
+    expect([ran.status, ran.body.reason, ran.body.kind, ran.headers.get("retry-after")]).toEqual([
+      503,
+      "unavailable",
+      undefined,
+      "1"
+    ])
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    expect(
+      history.body.events
+        .filter((event: any) => event.type === "model_call_failed")
+        .map((event: any) => [event.data.attempt, event.data.because])
+    ).toEqual([
+      [1, "provider_unavailable"],
+      [2, "provider_unavailable"],
+      [3, "provider_unavailable"]
+    ])
+  })
+
+  it("ends a call that does not answer within its deadline as 503 model_unavailable, with Retry-After", async () => {
+    const base = await playbook()
+    await save(base, "summarize", summarize)
+    const held = heldReply(openAiText("Too late."))
+    gateway.script(held.reply)
+    const running = run(base, "summarize", { brief: "x" })
+    await held.reached
+    // 60 s + 25 ms × 200 tokens is the call's deadline; the clock passes it while the provider holds its answer.
+    clock.shift("70 seconds")
+    const ran = await running
+    held.release()
+    expect([ran.status, ran.body.reason, ran.body.because, ran.headers.get("retry-after")]).toEqual([
+      503,
+      "unavailable",
+      "model_unavailable",
+      "30"
+    ])
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    expect(history.body.events.map((event: any) => [event.type, event.data.because ?? null])).toEqual([
+      ["run_started", null],
+      ["model_call_started", null],
+      ["model_call_failed", "timed_out"],
+      ["run_rejected", "model_unavailable"]
+    ])
+  })
+
+  it("answers a request under the id of a run going in this server once the run ends, performing nothing again", async () => {
+    const base = await playbook()
+    await save(base, "summarize", summarize)
+    const held = heldReply(openAiText("Once."))
+    gateway.script(held.reply)
+    const body = { input: { brief: "x" }, run_id: randomUUID() }
+    const path = `${base}/definitions/reasoning/summarize/run`
+    const first = server.send("POST", path, body)
+    await held.reached
+    let [released, answeredEarly] = [false, false]
+    const second = server.send("POST", path, body).then((answer) => {
+      answeredEarly = !released
+      return answer
+    })
+    // Time for the second request to reach the run; before this change it was answered taken at once.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    released = true
+    held.release()
+    const [one, two] = await Promise.all([first, second])
+    expect(answeredEarly).toBe(false)
+    expect([one.status, one.body.output, two.status, two.body.output]).toEqual([200, "Once.", 200, "Once."])
+    const history = await server.send("GET", `${base}/runs/${body.run_id}/history`)
+    expect(history.body.events.map((event: any) => event.type)).toEqual([
+      "run_started",
+      "model_call_started",
+      "model_call_answered",
+      "run_succeeded"
+    ])
   })
 
   it("sends the options a gateway allows, and refuses others before the gateway is called", async () => {

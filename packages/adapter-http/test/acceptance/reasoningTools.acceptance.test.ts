@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto"
-import { Ledger, type RuntimeSettings } from "@runledger/core"
+import type { RuntimeSettings } from "@runledger/core"
 import { HttpModelProvider } from "@runledger/model-providers"
 import { ToolServersLive } from "@runledger/tool-servers"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import {
   heldReply,
@@ -14,6 +14,8 @@ import {
 import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
 import { inventoryEntry } from "./inventoryEntry.js"
 import { newPlaybook } from "./newPlaybook.js"
+import { refusalOf } from "./refusalOf.js"
+import { stoppedRun } from "./stoppedRun.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 
 /** The key the fake inventory server takes, which nothing the runtime answers or records may show. */
@@ -45,7 +47,9 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
         inventoryEntry(inventory, {
           allowed: ["get_stock_level", "describe_warehouse", "create_note", "no_such_tool"],
           marks: { describe_warehouse: "reads" }
-        })
+        }),
+        // The same server under another name, whose calls' content the playbook does not keep.
+        { ...inventoryEntry(inventory, { allowed: ["get_stock_level"], recordContent: false }), name: "quiet" }
       ]
     }
     server = await startAcceptanceServer(store(), settings, Layer.empty, {
@@ -64,8 +68,11 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     const saved = await server.send("POST", `${base}/definitions/reasoning`, { name, source, diagram: "none" })
     expect(saved.status).toBe(201)
   }
-  const run = (base: string, name: string, input: unknown) =>
-    server.send("POST", `${base}/definitions/reasoning/${name}/run`, { input })
+  const run = (base: string, name: string, input: unknown, runId?: string) =>
+    server.send("POST", `${base}/definitions/reasoning/${name}/run`, {
+      input,
+      ...(runId === undefined ? {} : { run_id: runId })
+    })
 
   it("calls two tools through the loop and records each model call and tool call with sizes and digests", async () => {
     const base = await playbook()
@@ -105,10 +112,41 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     ])
     expect(events[0].data.calls_tools).toBe(true)
     expect(events[1].data).toMatchObject({ number: 1, step: "with_tools", tools_offered: 2 })
+    // A model call's messages, response and tool calls are kept by digest and shown beside it (decision F2).
+    expect(events[1].data).toMatchObject({
+      messages_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      messages_bytes: new TextEncoder().encode(JSON.stringify(events[1].data.messages)).length,
+      messages: [
+        { role: "system", content: "You answer stock questions with the inventory tools." },
+        { role: "user", content: "How much of SKU-7 is there?" }
+      ]
+    })
+    expect(events[2].data).toMatchObject({
+      tool_calls_count: 2,
+      tool_calls_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      response_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      response: ""
+    })
     expect(events[2].data.tool_calls).toEqual([
-      { call_id: "call_a", tool: getStock, arguments_sha256: events[3].data.arguments_sha256 },
-      { call_id: "call_b", tool: describeWarehouse, arguments_sha256: events[5].data.arguments_sha256 }
+      { call_id: "call_a", tool: getStock, arguments: { sku: "SKU-7" } },
+      { call_id: "call_b", tool: describeWarehouse, arguments: { warehouse: "north" } }
     ])
+    expect(events[8].data.tool_calls).toEqual([])
+    expect(events[8].data.response).toBe("There are 41 on hand in the north warehouse.")
+    expect(events[7].data.messages.slice(2)).toEqual([
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { call_id: "call_a", tool: getStock },
+          { call_id: "call_b", tool: describeWarehouse }
+        ]
+      },
+      { role: "tool", call_id: "call_a", content: expect.stringContaining('"on_hand":41'), is_error: false },
+      { role: "tool", call_id: "call_b", content: "The north warehouse.", is_error: false }
+    ])
+    const asked = await server.send("GET", `${base}/events/${events[7].id}`)
+    expect(asked.body.data.messages).toEqual(events[7].data.messages)
     expect(events[3].data).toMatchObject({
       number: 1,
       call_id: "call_a",
@@ -138,6 +176,43 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     expect(JSON.stringify(history.body)).not.toContain(inventoryKey)
   })
 
+  it("keeps no content of a call to a server whose record_content is off: sizes alone, in its facts and the model's", async () => {
+    const base = await playbook()
+    await save(base, "quiet", stockCheck("[quiet/get_stock_level]"))
+    gateway.script(
+      openAiToolCalls([{ id: "call_q", name: "mcp__quiet__get_stock_level", arguments: { sku: "Q-1" } }]),
+      openAiText("41.")
+    )
+    const ran = await run(base, "quiet", { sku: "Q-1" })
+    expect([ran.status, ran.body.output]).toEqual([200, "41."])
+    const events = (await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)).body.events
+    const [answered, started, result, asked] = [2, 3, 4, 5].map((index) => events[index])
+    expect(answered.data.tool_calls).toEqual([
+      { call_id: "call_q", tool: "mcp__quiet__get_stock_level", arguments_bytes: JSON.stringify({ sku: "Q-1" }).length }
+    ])
+    expect(started.data).toMatchObject({
+      server: "quiet",
+      content_kept: false,
+      arguments_bytes: JSON.stringify({ sku: "Q-1" }).length
+    })
+    expect([started.data.arguments_sha256, started.data.arguments]).toEqual([undefined, undefined])
+    expect(result.data).toMatchObject({ content_kept: false, result_bytes: expect.any(Number) })
+    expect([result.data.result_sha256, result.data.result]).toEqual([undefined, undefined])
+    expect(asked.data.messages.at(-1)).toEqual({
+      role: "tool",
+      call_id: "call_q",
+      content_bytes: expect.any(Number),
+      is_error: false
+    })
+    const inFull = await server.send("GET", `${base}/events/${result.id}`)
+    expect(inFull.body.data.result).toBeUndefined()
+    // The model itself was given the result, which the playbook does not keep.
+    expect(gateway.calls().at(-1).messages.at(-1)).toMatchObject({
+      role: "tool",
+      content: expect.stringContaining("Q-1")
+    })
+  })
+
   it("refuses tools the playbook's servers do not offer before the model is called", async () => {
     const base = await playbook()
     await save(base, "unknown-server", stockCheck("[crm/find]"))
@@ -157,6 +232,25 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     expect(gateway.received.length).toBe(calls)
   })
 
+  it("refuses a run whose tool server cannot be asked as tool_server_failed with its because, before the model is called", async () => {
+    const base = await playbook()
+    // A tool the kept listing lacks has the server asked anew (ADR 0306), and it answers 503 or 403.
+    await save(base, "unlisted", stockCheck("[inventory/no_such_tool]"))
+    const calls = gateway.received.length
+    for (const [mode, because, retryAfter] of [
+      ["failing", "failing", "30"],
+      ["scope_lacking", "scope_lacking", null]
+    ] as const) {
+      inventory.mode = mode
+      const refused = await run(base, "unlisted", { sku: "x" })
+      inventory.mode = "serving"
+      expect(refusalOf(refused)).toEqual([503, "tool_server_failed", because, retryAfter])
+      const history = await server.send("GET", `${base}/runs/${refused.body.run_id}/history`)
+      expect(history.body.events.map((event: any) => event.type)).toEqual(["run_started", "run_rejected"])
+    }
+    expect(gateway.received.length).toBe(calls)
+  })
+
   it("ends a run whose model fails after a tool that acts as effect_unknown, and after tools that read as tools_unfinished", async () => {
     const base = await playbook()
     await save(base, "acts", stockCheck("[inventory/*]"))
@@ -167,6 +261,11 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     const acted = await run(base, "acts", { sku: "S" })
     expect([acted.status, acted.body.reason, acted.body.kind]).toEqual([409, "conflict", "effect_unknown"])
     expect(acted.body.detail).toContain("inventory/create_note")
+    const actedAgain = await server.send("POST", `${base}/definitions/reasoning/acts/run`, {
+      input: { sku: "S" },
+      run_id: acted.body.run_id
+    })
+    expect([actedAgain.status, actedAgain.body.kind, actedAgain.body.because]).toEqual([409, "tools_called", undefined])
     gateway.script(openAiToolCalls([{ id: "call_r", name: getStock, arguments: { sku: "S" } }]), {
       status: 401,
       body: { error: { message: "key revoked" } }
@@ -234,16 +333,97 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     expect(history.body.events.some((event: any) => event.type.startsWith("tool_call"))).toBe(false)
   })
 
+  it("refuses a third call with the same arguments and arguments over 16 KiB, telling the model, sending neither", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
+    const same = { name: getStock, arguments: { sku: "SAME" } }
+    gateway.script(
+      openAiToolCalls([
+        { id: "call_1", ...same },
+        { id: "call_2", ...same },
+        { id: "call_3", ...same },
+        { id: "call_big", name: getStock, arguments: { sku: "z".repeat(16_384) } }
+      ]),
+      openAiText("Done.")
+    )
+    const sent = inventory.calls.length
+    const ran = await run(base, "stock", { sku: "SAME" })
+    expect([ran.status, ran.body.output]).toEqual([200, "Done."])
+    expect(inventory.calls.slice(sent).map((call) => call.arguments.sku)).toEqual(["SAME", "SAME"])
+    const told = gateway.calls().at(-1).messages.slice(-2)
+    expect(told).toEqual([
+      {
+        role: "tool",
+        tool_call_id: "call_3",
+        content: expect.stringContaining(
+          "was already called twice with these arguments; its answer is above (call call_2)"
+        )
+      },
+      { role: "tool", tool_call_id: "call_big", content: expect.stringContaining("more than 16 KiB as JSON") }
+    ])
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    expect(history.body.events.filter((event: any) => event.type === "tool_call_started")).toHaveLength(2)
+  })
+
+  it("tells the model of a call its server refused with a 429 longer than 10 s, and goes on", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
+    gateway.script(
+      openAiToolCalls([{ id: "call_s", name: getStock, arguments: { sku: "SLOW" } }]),
+      openAiText("The stock server asked to wait.")
+    )
+    inventory.limitCalls("60")
+    const ran = await run(base, "stock", { sku: "SLOW" })
+    expect([ran.status, ran.body.output]).toEqual([200, "The stock server asked to wait."])
+    expect(inventory.calls.filter((call) => call.arguments.sku === "SLOW")).toHaveLength(0)
+    expect(gateway.calls().at(-1).messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_s" })
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history`)
+    expect(history.body.events.map((event: any) => [event.type, event.data.because ?? null])).toEqual([
+      ["run_started", null],
+      ["model_call_started", null],
+      ["model_call_answered", null],
+      ["tool_call_started", null],
+      ["tool_call_failed", "server_failure"],
+      ["model_call_started", null],
+      ["model_call_answered", null],
+      ["run_succeeded", null]
+    ])
+  })
+
+  it("ends a run whose tool servers failed five times tools_unfinished, because server_failed", async () => {
+    const base = await playbook()
+    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
+    gateway.script(
+      openAiToolCalls(
+        Array.from({ length: 6 }, (_, index) => ({
+          id: `call_${index}`,
+          name: getStock,
+          arguments: { sku: `F-${index}` }
+        }))
+      )
+    )
+    // A call by hand lists the tools on the held session, so the run finds them kept and its calls meet the 503s.
+    const listed = await server.send("POST", `${base}/tool-servers/inventory/tools/get_stock_level/query`, {
+      arguments: { sku: "F" }
+    })
+    expect(listed.status).toBe(200)
+    inventory.mode = "failing"
+    const ran = await run(base, "stock", { sku: "F" })
+    inventory.mode = "serving"
+    expect(refusalOf(ran)).toEqual([503, "tools_unfinished", "server_failed", null])
+    const history = await server.send("GET", `${base}/runs/${ran.body.run_id}/history?limit=100`)
+    const failed = history.body.events.filter((event: any) => event.type === "tool_call_failed")
+    expect(failed.map((event: any) => event.data.because)).toEqual(Array(5).fill("server_failure"))
+    expect(history.body.events.filter((event: any) => event.type === "model_call_started")).toHaveLength(1)
+  })
+
   it("cancels a run whose tool call is in flight: the call ends interrupted and the run cancelled", async () => {
     const base = await playbook()
     await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
     gateway.script(openAiToolCalls([{ id: "call_h", name: getStock, arguments: { sku: "SKU-H" } }]))
     const held = inventory.holdCall()
     const runId = randomUUID()
-    const running = server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "H" },
-      run_id: runId
-    })
+    const running = run(base, "stock", { sku: "H" }, runId)
     await held.reached
     const asked = await server.send("POST", `${base}/runs/${runId}/cancel`, { reason: "Not needed any more." })
     expect([asked.status, asked.body.run_id]).toEqual([200, runId])
@@ -278,10 +458,7 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     const held = heldReply(openAiText("Too late."))
     gateway.script(held.reply)
     const runId = randomUUID()
-    const running = server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "M" },
-      run_id: runId
-    })
+    const running = run(base, "stock", { sku: "M" }, runId)
     await held.reached
     expect((await server.send("POST", `${base}/runs/${runId}/cancel`, {})).status).toBe(200)
     const ran = await running
@@ -298,56 +475,36 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
       "run_rejected"
     ])
     expect(events[3].data).toMatchObject({ number: 1, attempt: 1, because: "interrupted" })
-    const retried = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "M" },
-      run_id: runId
-    })
+    const retried = await run(base, "stock", { sku: "M" }, runId)
     expect([retried.status, retried.body.reason]).toEqual([409, "cancelled"])
   })
 
-  /**
-   * A run that stopped half-way, as a crash leaves it: the first `count` facts of a run that went through, recorded
-   * under a new run id at `at` (an hour ago unless given), ready to be performed again under that id.
-   */
-  const stopped = async (base: string, ran: string, count: number, at = new Date(Date.now() - 3_600_000)) => {
-    const runId = randomUUID()
-    const stream = (id: string) => `${base.replace("/v1/orgs/", "playbook/").replace("/playbooks/", "/")}/runs/${id}`
-    await server.runtime.runPromise(
-      Effect.gen(function* () {
-        const ledger = yield* Ledger
-        const facts = (yield* ledger.readStream(stream(ran))).slice(0, count)
-        const copied = facts.map(({ type, data, metadata }) => {
-          const { stream: _stream, position: _position, global_position: _global, ...kept } = metadata
-          return {
-            id: randomUUID(),
-            type,
-            data,
-            metadata: { ...kept, run_id: runId, correlation_id: runId, at: at.toISOString() }
-          }
-        })
-        yield* ledger.append([{ stream: stream(runId), expected: 0, facts: copied }])
-      })
-    )
-    return runId
+  /** Saves `name` offering `tool`, scripts one call of it then the answer `answer`, and runs it once for `sku`. */
+  const ranOnce = async (
+    base: string,
+    name: string,
+    tool: string,
+    call: { readonly id: string; readonly name: string; readonly arguments: unknown },
+    answer: string,
+    sku: string
+  ) => {
+    await save(base, name, stockCheck(`[${tool}]`))
+    gateway.script(openAiToolCalls([call]), openAiText(answer))
+    const first = await run(base, name, { sku })
+    expect([first.status, first.body.output]).toEqual([200, answer])
+    return first
   }
+  const stopped = (base: string, ran: string, count: number, at?: Date) => stoppedRun(server, base, ran, count, at)
   const history = async (base: string, runId: string) =>
     (await server.send("GET", `${base}/runs/${runId}/history?limit=100`)).body.events
 
   it("performed again after a tool call to a tool that reads was left in flight, calls it again and goes on", async () => {
     const base = await playbook()
-    await save(base, "stock", stockCheck("[inventory/get_stock_level]"))
-    gateway.script(
-      openAiToolCalls([{ id: "call_a", name: getStock, arguments: { sku: "SKU-9" } }]),
-      openAiText("41 on hand.")
-    )
-    const first = await run(base, "stock", { sku: "SKU-9" })
-    expect(first.status).toBe(200)
+    const call = { id: "call_a", name: getStock, arguments: { sku: "SKU-9" } }
+    const first = await ranOnce(base, "stock", "inventory/get_stock_level", call, "41 on hand.", "SKU-9")
     const runId = await stopped(base, first.body.run_id, 4)
     gateway.script(openAiText("There are 41 on hand."))
-    const again = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "SKU-9" },
-      run_id: runId
-    })
+    const again = await run(base, "stock", { sku: "SKU-9" }, runId)
     expect([again.status, again.body.output]).toEqual([200, "There are 41 on hand."])
     expect(inventory.calls.at(-1)).toMatchObject({
       name: "get_stock_level",
@@ -383,10 +540,7 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     expect(events[6].data).toMatchObject({ number: 2, call_id: "call_a", read_only: true })
     expect(events[8].data).toMatchObject({ number: 2, attempt: 1, step: "with_tools" })
     expect(events[10].data.record.usage.total).toBe(28 + 17)
-    const answered = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "SKU-9" },
-      run_id: runId
-    })
+    const answered = await run(base, "stock", { sku: "SKU-9" }, runId)
     expect([answered.status, answered.body.output]).toEqual([200, "There are 41 on hand."])
   })
 
@@ -405,10 +559,7 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     const runId = await stopped(base, first.body.run_id, 5)
     const calls = inventory.calls.length
     gateway.script(openAiText("Done again."))
-    const again = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "SKU-2" },
-      run_id: runId
-    })
+    const again = await run(base, "stock", { sku: "SKU-2" }, runId)
     expect([again.status, again.body.output]).toEqual([200, "Done again."])
     expect(inventory.calls.slice(calls).map((call) => [call.name, call.arguments])).toEqual([
       ["describe_warehouse", { warehouse: "east" }]
@@ -429,21 +580,29 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     ])
   })
 
+  it("performed again after its last answer, reads the answer back from the content store and asks nothing again", async () => {
+    const base = await playbook()
+    const call = { id: "call_l", name: getStock, arguments: { sku: "SKU-5" } }
+    const first = await ranOnce(base, "stock", "inventory/get_stock_level", call, "There are 41 of SKU-5.", "SKU-5")
+    // Stopped after the answer was recorded, before the run's ending.
+    const runId = await stopped(base, first.body.run_id, 7)
+    const [asked, sent] = [gateway.received.length, inventory.calls.length]
+    const again = await run(base, "stock", { sku: "SKU-5" }, runId)
+    expect([again.status, again.body.output]).toEqual([200, "There are 41 of SKU-5."])
+    expect([gateway.received.length, inventory.calls.length]).toEqual([asked, sent])
+    expect((await history(base, runId)).slice(-2).map((event: any) => event.type)).toEqual([
+      "attempt_resumed",
+      "run_succeeded"
+    ])
+  })
+
   it("performed again after a call to a tool that may act was left in flight, ends effect_unknown", async () => {
     const base = await playbook()
-    await save(base, "notes", stockCheck("[inventory/create_note]"))
-    gateway.script(
-      openAiToolCalls([{ id: "call_n", name: createNote, arguments: { sku: "S", text: "low" } }]),
-      openAiText("Noted.")
-    )
-    const first = await run(base, "notes", { sku: "S" })
-    expect(first.status).toBe(200)
+    const call = { id: "call_n", name: createNote, arguments: { sku: "S", text: "low" } }
+    const first = await ranOnce(base, "notes", "inventory/create_note", call, "Noted.", "S")
     const runId = await stopped(base, first.body.run_id, 4)
     const [calls, modelCalls] = [inventory.calls.length, gateway.calls().length]
-    const again = await server.send("POST", `${base}/definitions/reasoning/notes/run`, {
-      input: { sku: "S" },
-      run_id: runId
-    })
+    const again = await run(base, "notes", { sku: "S" }, runId)
     expect([again.status, again.body.reason, again.body.kind, again.body.because]).toEqual([
       409,
       "conflict",
@@ -467,18 +626,12 @@ onEveryStore("reasoning functions with tools over HTTP", (store) => {
     const first = await run(base, "stock", { sku: "P" })
     expect(first.status).toBe(200)
     const live = await stopped(base, first.body.run_id, 2, new Date())
-    const taken = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "P" },
-      run_id: live
-    })
+    const taken = await run(base, "stock", { sku: "P" }, live)
     expect([taken.status, taken.body.reason, taken.body.kind]).toEqual([409, "conflict", "taken"])
     expect(await history(base, live)).toHaveLength(2)
     const runId = await stopped(base, first.body.run_id, 2)
     gateway.script(openAiText("Plenty, asked again."))
-    const again = await server.send("POST", `${base}/definitions/reasoning/stock/run`, {
-      input: { sku: "P" },
-      run_id: runId
-    })
+    const again = await run(base, "stock", { sku: "P" }, runId)
     expect([again.status, again.body.output]).toEqual([200, "Plenty, asked again."])
     const events = await history(base, runId)
     expect(events.map((event: any) => [event.type, event.data.number ?? null, event.data.because ?? null])).toEqual([

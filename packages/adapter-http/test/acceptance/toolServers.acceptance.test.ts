@@ -1,17 +1,34 @@
 import { fileURLToPath } from "node:url"
 import { ContentStore, Ledger, type RuntimeSettings } from "@runledger/core"
 import { ToolServersLive } from "@runledger/tool-servers"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type BillingApi, serveBilling } from "../../../tool-servers/test/fakes/billingApi.js"
+import { exportsDocument, serveExports } from "../../../tool-servers/test/fakes/exportsApi.js"
 import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
+import type { ServedWeb } from "../../../tool-servers/test/fakes/serveWeb.js"
 import { inventoryEntry } from "./inventoryEntry.js"
+import { refusalOf } from "./refusalOf.js"
+import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
+import { waitFor } from "./waitFor.js"
 
 /** The keys the fake servers take, which nothing the runtime answers or records may show. */
 const inventoryKey = "inv-secret-key-4217"
 const billingKey = "bill-secret-key-9981"
 const stdioScript = fileURLToPath(new URL("../../../tool-servers/test/fakes/inventoryStdio.mjs", import.meta.url))
+
+/** An HTTP API given by its document's text, of 101 operations that read: more tools than a search lists. */
+const wideApi = JSON.stringify({
+  openapi: "3.1.0",
+  info: { title: "Wide", version: "1" },
+  paths: Object.fromEntries(
+    Array.from({ length: 101 }, (_, index) => [
+      `/reports/${index}`,
+      { get: { operationId: `report${index}`, summary: `Reads report ${index}.` } }
+    ])
+  )
+})
 
 const keys = [
   {
@@ -34,12 +51,16 @@ onEveryStore("tool servers over HTTP", (store) => {
   let server: AcceptanceServer
   let inventory: InventoryHttp
   let billing: BillingApi
+  let exports: ServedWeb
+  /** The runtime's clock, moved past a call's 30 s by the last test. */
+  const clock = makeShiftedClock()
   const send = (method: string, path: string, body?: unknown, key = "full") =>
     server.send(method, `/v1/orgs/acme${path}`, body, { authorization: `Bearer ${key}` })
 
   beforeAll(async () => {
     inventory = await serveInventory(inventoryKey, "acme")
     billing = await serveBilling(billingKey)
+    exports = await serveExports()
     const settings: Partial<RuntimeSettings> = {
       localMode: false,
       apiKeys: keys.map((key) => ({ ...key, permissions: [...key.permissions] })),
@@ -72,13 +93,17 @@ onEveryStore("tool servers over HTTP", (store) => {
           url: `${inventory.url}/mcp`,
           headers: { Authorization: "Bearer wrong-key-123" }
         },
-        { name: "elsewhere", type: "mcp", url: `${inventory.url}/mcp`, orgs: ["other"] }
+        { name: "elsewhere", type: "mcp", url: `${inventory.url}/mcp`, orgs: ["other"] },
+        { name: "wide", type: "openapi", documentText: wideApi, baseUrl: billing.url, playbooks: ["wide"] },
+        // The inventory server again, given 300 ms to list its tools.
+        { ...inventoryEntry(inventory), name: "slow", playbooks: ["bounds"], listTimeoutMs: 300 },
+        { name: "exports", type: "openapi", documentText: exportsDocument, baseUrl: exports.url, playbooks: ["bounds"] }
       ]
     }
-    server = await startAcceptanceServer(store(), settings, Layer.empty, {
+    server = await startAcceptanceServer(store(), settings, clock.layer, {
       toolServers: ToolServersLive.layer({ INVENTORY_KEY: inventoryKey, BILLING_KEY: billingKey })
     })
-    for (const playbook of ["sales", "ops", "old"])
+    for (const playbook of ["sales", "ops", "old", "wide", "bounds"])
       expect((await send("POST", "/playbooks", { playbook, name: playbook })).status).toBe(201)
     expect((await send("POST", "/playbooks/old/retire")).status).toBe(200)
   }, 60_000)
@@ -86,7 +111,16 @@ onEveryStore("tool servers over HTTP", (store) => {
     await server?.close()
     await inventory?.close()
     await billing?.close()
+    await exports?.close()
   })
+
+  /**
+   * The first event of a type in the playbook `sales` that `matches`, waited for: on PostgreSQL the global order shows
+   * a fact once every transaction older than its own has ended (ADR 0012's horizon), which another client of the
+   * same database server may hold back a moment after the call's answer.
+   */
+  const eventOf = (type: string, matches: (event: any) => boolean) =>
+    waitFor(async () => (await send("GET", `/playbooks/sales/events?type=${type}&limit=100`)).body.events.find(matches))
 
   it("searches the servers of a playbook: sorted, each asked, the one that cannot be asked listed unavailable", async () => {
     const found = await send("GET", "/playbooks/sales/tool-servers/search")
@@ -143,6 +177,16 @@ onEveryStore("tool servers over HTTP", (store) => {
     ])
     const unknown = await send("GET", "/playbooks/ops/tool-servers/search?server=stock")
     expect([unknown.status, unknown.body.errors[0].pointer]).toEqual([422, "/server"])
+  })
+
+  it("lists only the servers and their counts when they offer more than 100 tools, and at most 100 found by terms", async () => {
+    const all = await send("GET", "/playbooks/wide/tool-servers/search")
+    expect(all.status).toBe(200)
+    expect(all.body.tools).toEqual([])
+    expect(all.body.servers).toContainEqual(expect.objectContaining({ name: "wide", type: "openapi", tool_count: 101 }))
+    const found = await send("GET", "/playbooks/wide/tool-servers/search?terms=report&server=wide")
+    expect(found.body.tools).toHaveLength(100)
+    expect(found.body.tools[0]).toEqual({ server: "wide", tool: "report0", summary: "Reads report 0.", mark: "reads" })
   })
 
   it("searches the org: each server with its playbooks; a key limited to some playbooks must name one", async () => {
@@ -253,8 +297,7 @@ onEveryStore("tool servers over HTTP", (store) => {
       server_request_id: expect.stringMatching(/^req-/)
     })
     expect(called.body.text).toContain('"on_hand":41')
-    const events = await send("GET", "/playbooks/sales/events?order=asc&type=tool_call_started")
-    const started = events.body.events.find((event: any) => event.data.call_id === called.body.call_id)
+    const started = await eventOf("tool_call_started", (event) => event.data.call_id === called.body.call_id)
     expect(started.data).toMatchObject({
       number: 1,
       server: "inventory",
@@ -263,7 +306,7 @@ onEveryStore("tool servers over HTTP", (store) => {
       read_only: true,
       arguments_bytes: 15
     })
-    const answered = (await send("GET", "/playbooks/sales/events?type=tool_call_answered")).body.events[0]
+    const answered = await eventOf("tool_call_answered", (event) => event.metadata.stream === started.metadata.stream)
     expect(answered.data).toMatchObject({ is_error: false, content_kept: true, result_bytes: called.body.result_bytes })
     const kept = await server.runtime.runPromise(
       Effect.flatMap(ContentStore, (content) => content.read("acme/sales", started.data.arguments_sha256))
@@ -271,6 +314,43 @@ onEveryStore("tool servers over HTTP", (store) => {
     expect(Option.getOrThrow(kept)).toBe('{"sku":"SKU-7"}')
     const runs = await send("GET", "/playbooks/sales/runs")
     expect(runs.body.runs).toEqual([])
+  })
+
+  it("shows arguments and a result over 2 KiB as their sizes in the events, and whole in get_event", async () => {
+    const sku = `SKU-${"x".repeat(3_000)}`
+    const called = await send("POST", "/playbooks/sales/tool-servers/inventory/tools/get_stock_level/query", {
+      arguments: { sku }
+    })
+    expect([called.status, called.body.answer.stock.sku]).toEqual([200, sku])
+    const started = await eventOf("tool_call_started", (event) => event.data.call_id === called.body.call_id)
+    const answered = await eventOf("tool_call_answered", (event) => event.metadata.stream === started.metadata.stream)
+    expect(started.data.arguments).toBeUndefined()
+    expect(started.data.arguments_bytes).toBe(JSON.stringify({ sku }).length)
+    expect(answered.data.result).toBeUndefined()
+    expect(answered.data.result_bytes).toBe(called.body.result_bytes)
+    const [startedInFull, answeredInFull] = await Promise.all(
+      [started, answered].map(async (event) => (await send("GET", `/playbooks/sales/events/${event.id}`)).body)
+    )
+    expect(startedInFull.data.arguments).toEqual({ sku })
+    expect(answeredInFull.data.result).toMatchObject({ structuredContent: { stock: { sku } } })
+  })
+
+  it("cuts the text a model would see at 64 KiB with a note, and leaves out an answer larger than 64 KiB", async () => {
+    const sku = "y".repeat(70_000)
+    const called = await send("POST", "/playbooks/sales/tool-servers/inventory/tools/get_stock_level/query", {
+      arguments: { sku }
+    })
+    expect([called.status, called.body.outcome, called.body.answer]).toEqual([200, "result", undefined])
+    const whole = JSON.stringify({
+      ok: true,
+      stock: { sku, on_hand: 41, reserved: 6, incoming: 120, updated_at: "2026-10-04T08:00:00Z" },
+      run_id: null
+    })
+    const [shown, note] = called.body.text.split("\n[cut: ")
+    expect(new TextEncoder().encode(called.body.text).length).toBeLessThanOrEqual(65_536)
+    expect(whole.startsWith(shown)).toBe(true)
+    expect(note).toBe(`${whole.length - shown.length} more bytes were left out]`)
+    expect(called.body.result_bytes).toBeGreaterThan(2 * whole.length)
   })
 
   it("refuses query_connection of a tool not marked reads, before anything is recorded; execute_connection calls it", async () => {
@@ -283,6 +363,7 @@ onEveryStore("tool servers over HTTP", (store) => {
       "tool_not_read_only",
       expect.stringContaining("execute_connection")
     ])
+    expect(refused.headers.get("retry-after")).toBeNull()
     expect(await server.factCount()).toBe(before)
     const executed = await send("POST", "/playbooks/sales/tool-servers/inventory/tools/create_note/execute", {
       arguments: { sku: "A", text: "hello" }
@@ -300,8 +381,7 @@ onEveryStore("tool servers over HTTP", (store) => {
       "tool_error",
       { error: "no such invoice" }
     ])
-    const events = (await send("GET", "/playbooks/sales/events?type=tool_call_started")).body.events
-    const started = events.find((event: any) => event.data.server === "billing")
+    const started = await eventOf("tool_call_started", (event) => event.data.server === "billing")
     expect(started.data.content_kept).toBe(false)
     expect(started.data.arguments_sha256).toBeUndefined()
   })
@@ -326,12 +406,7 @@ onEveryStore("tool servers over HTTP", (store) => {
     ] as const) {
       inventory.limitCalls(...asked)
       const refused = await query("R-2")
-      expect([refused.status, refused.body.kind, refused.body.because, refused.headers.get("retry-after")]).toEqual([
-        503,
-        "tool_server_failed",
-        "rate_limited",
-        told
-      ])
+      expect(refusalOf(refused)).toEqual([503, "tool_server_failed", "rate_limited", told])
     }
     expect(inventory.calls.filter((call) => call.arguments.sku === "R-2")).toHaveLength(0)
   })
@@ -343,6 +418,31 @@ onEveryStore("tool servers over HTTP", (store) => {
     const called = await query("F-1")
     expect([called.status, called.body.answer.stock.sku]).toEqual([200, "F-1"])
     expect(inventory.sessionsOpened()).toBe(opened + 1)
+  })
+
+  it("refuses a server that fails or lacks a scope as tool_server_failed with its because, recording and sending nothing", async () => {
+    const tool = "/playbooks/sales/tool-servers/inventory/tools"
+    for (const [mode, because, retryAfter] of [
+      ["failing", "failing", "30"],
+      ["scope_lacking", "scope_lacking", null]
+    ] as const) {
+      const [before, sent] = [await server.factCount(), inventory.calls.length]
+      inventory.mode = mode
+      // A tool the kept listing lacks has the server asked anew (ADR 0306), and it answers 503 or 403.
+      const called = await send("POST", `${tool}/not_there/query`, { arguments: {} })
+      const introspected = await send("GET", `${tool}/not_there`)
+      const searched = await send("GET", "/playbooks/sales/tool-servers/search?server=inventory")
+      const dryRun = await send("POST", `${tool}/get_stock_level/dry-run`, {})
+      inventory.mode = "serving"
+      for (const refused of [called, introspected])
+        expect(refusalOf(refused)).toEqual([503, "tool_server_failed", because, retryAfter])
+      expect(searched.body.servers).toEqual([
+        expect.objectContaining({ name: "inventory", because, unavailable: expect.stringContaining("inventory") })
+      ])
+      expect([dryRun.body.would_run, dryRun.body.server]).toEqual([false, { reachable: "no", because }])
+      expect([await server.factCount(), inventory.calls.length]).toEqual([before, sent])
+    }
+    expect((await query("S-2")).body.outcome).toBe("result")
   })
 
   it("keeps a server's listing while it announces changes, and asks anew when the listing lacks the tool named", async () => {
@@ -410,4 +510,51 @@ onEveryStore("tool servers over HTTP", (store) => {
     for (const text of [JSON.stringify(whoami.body), JSON.stringify(search.body), JSON.stringify(facts)])
       for (const secret of [inventoryKey, billingKey]) expect(text).not.toContain(secret)
   }, 120_000)
+
+  it("refuses a server that does not list its tools within its list_timeout_ms as tool_server_failed, failing", async () => {
+    const tool = "/playbooks/bounds/tool-servers/slow/tools/get_stock_level"
+    const held = inventory.holdList()
+    const [before, sent] = [await server.factCount(), inventory.calls.length]
+    const introspected = await send("GET", tool)
+    const called = await send("POST", `${tool}/query`, { arguments: { sku: "L-1" } })
+    held.release()
+    expect(refusalOf(introspected)).toEqual([503, "tool_server_failed", "failing", "30"])
+    expect(introspected.body.detail).toContain("did not list its tools within 0.3 seconds")
+    // The session that timed out is let go; the next one lists the tools in time, and the call goes on.
+    expect([called.status, called.body.outcome]).toEqual([200, "result"])
+    expect(inventory.calls.length).toBe(sent + 1)
+    expect(await server.factCount()).toBe(before + 2)
+    const listed = await send("GET", tool)
+    expect([listed.status, listed.body.mark]).toEqual([200, "reads"])
+  })
+
+  it("fails a call whose answer holds more than one call may return (16 MiB over HTTP) as too_large", async () => {
+    const call = (bytes: number) =>
+      send("POST", "/playbooks/bounds/tool-servers/exports/tools/getExport/query", { arguments: { bytes } })
+    const fits = await call(64)
+    expect([fits.status, fits.body.outcome, fits.body.result_bytes]).toEqual([200, "result", expect.any(Number)])
+    const large = await call(16 * 1_048_576 + 1)
+    expect([large.status, large.body.outcome, large.body.result_bytes]).toEqual([200, "too_large", null])
+    const failed = await waitFor(async () =>
+      (await send("GET", "/playbooks/bounds/events?type=tool_call_failed&limit=100")).body.events.find((event: any) =>
+        event.metadata.stream.endsWith(`/tool-calls/${large.body.call_id}`)
+      )
+    )
+    expect(failed.data).toMatchObject({ number: 1, because: "too_large", detail: expect.stringContaining("16 MiB") })
+  })
+
+  // Last: it moves the runtime's clock 31 s on, past the idle time of every held session.
+  it("answers a call its server holds past 30 s as timed_out, recording the call failed", async () => {
+    const held = inventory.holdCall()
+    const calling = query("T-1")
+    await held.reached
+    clock.shift("31 seconds")
+    const called = await calling
+    held.release()
+    expect([called.status, called.body.outcome, called.body.result_bytes]).toEqual([200, "timed_out", null])
+    const started = await eventOf("tool_call_started", (event) => event.data.call_id === called.body.call_id)
+    const failed = await eventOf("tool_call_failed", (event) => event.metadata.stream === started.metadata.stream)
+    expect(failed.data).toMatchObject({ number: 1, because: "timed_out" })
+    expect((await query("T-2")).body.outcome).toBe("result")
+  })
 })

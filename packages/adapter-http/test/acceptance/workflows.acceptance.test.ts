@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
-
-/** `${` as the documents write it; kept out of string literals so the linter reads them as plain text. */
-const x = "$" + "{"
+import { asking, x } from "./workflowDocuments.js"
 
 /** A workflow document: the header, optional top-level keys, then the root task list. */
 const workflow = (tasks: string, head = "") =>
@@ -28,17 +26,6 @@ language: typescript
 export default function (input: Json): Json {
   throw new Error("no")
 }
-`
-
-const asking = `---
-description: Asks for a decision
-to: owner@example.com
-expires: PT1H
-deliver: agent
-output:
-  schema: { type: object, required: [ok], properties: { ok: { type: boolean } } }
----
-Decide, please.
 `
 
 /** How long a case waits for what its run does (10 s, within the test's 30 s), and how often it looks (20 ms). */

@@ -29,6 +29,8 @@ export interface RuntimeSettings {
   readonly serverVersion: string
   /** The longest a workflow run may go on, in ms (workflow-format.md §15): 2 hours to 365 days, default 30 days. */
   readonly maxRunMilliseconds?: number
+  /** The most open calls among all workflow runs under one root run (workflow-format.md §7.3): 1–9,999, default 1,000. */
+  readonly maxOpenCalls?: number
   /** The tool servers the operator set up (`tool_servers`); none when absent. */
   readonly toolServers?: ReadonlyArray<ToolServerEntry>
   /** The model providers, aliases and allow list reasoning functions run on; no provider when absent. */

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { CallerReference } from "../domain/Caller.js"
 import { TriggerView } from "../workflow/triggers/TriggerView.js"
 import { DefinitionType } from "./DefinitionType.js"
+import { DefinitionUse } from "./DefinitionUse.js"
 
 /** A definition as it stands: its latest version, its status and who did what, as the definition view holds it. */
 export const DefinitionRecord = Schema.Struct({
@@ -29,30 +30,25 @@ export const DefinitionRecord = Schema.Struct({
   paused_reason: Schema.optional(Schema.String),
   retired_at: Schema.optional(Schema.String),
   finishes_later: Schema.Boolean,
-  calls_tools: Schema.Boolean
+  calls_tools: Schema.Boolean,
+  /** What the current version calls or reads the runs of; kept for `used_by`, never shown (ADR 0015). */
+  uses: Schema.optional(Schema.Array(DefinitionUse))
 }).annotations({ identifier: "DefinitionRecord" })
 export type DefinitionRecord = typeof DefinitionRecord.Type
 
+const { uses: _uses, ...shownFields } = DefinitionRecord.fields
+
 /** A definition as create, get, update, pause, resume, retire and restore return it. */
 export const Definition = Schema.Struct({
-  ...DefinitionRecord.fields,
-  used_by: Schema.optional(
-    Schema.Array(
-      Schema.Struct({
-        type: DefinitionType,
-        name: Schema.String,
-        relation: Schema.Literal("calls", "reads"),
-        steps: Schema.optional(Schema.Array(Schema.Struct({ number: Schema.Number, name: Schema.String })))
-      })
-    )
-  ),
+  ...shownFields,
+  used_by: Schema.optional(Schema.Array(DefinitionUse)),
   studio: Schema.optional(Schema.String)
 }).annotations({ identifier: "Definition" })
 export type Definition = typeof Definition.Type
 
 /** A definition as list_definitions shows it: without overview, diagram, used_by and source. */
 export const ListedDefinition = DefinitionRecord.pipe(
-  Schema.omit("overview", "diagram", "source", "triggers_since")
+  Schema.omit("overview", "diagram", "source", "triggers_since", "uses")
 ).annotations({
   identifier: "ListedDefinition"
 })

@@ -2,6 +2,7 @@ import type { CallerReference } from "../domain/Caller.js"
 import type { ToolMarkSeen } from "../formats/DefinitionFormat.js"
 import type { TriggerView } from "../workflow/triggers/TriggerView.js"
 import type { DefinitionType } from "./DefinitionType.js"
+import type { DefinitionUse } from "./DefinitionUse.js"
 
 /** What a saved version holds: the document as written, the API fields beside it, and what its format read. */
 export interface DefinitionVersionData {
@@ -17,6 +18,8 @@ export interface DefinitionVersionData {
   readonly triggers?: ReadonlyArray<TriggerView>
   /** A lookup's tool and the mark the save saw on it (decision F5). */
   readonly tool_mark?: ToolMarkSeen
+  /** The definitions of the playbook the version calls or reads the runs of (ADR 0015). */
+  readonly uses?: ReadonlyArray<DefinitionUse>
   readonly warnings: ReadonlyArray<string>
   readonly finishes_later: boolean
   readonly calls_tools: boolean

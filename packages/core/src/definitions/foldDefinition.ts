@@ -20,6 +20,7 @@ const versionFields = (data: DefinitionVersionData, id: string) => ({
   warnings: data.warnings.length === 0 ? undefined : data.warnings,
   triggers: data.triggers,
   triggers_since: data.triggers === undefined ? undefined : id,
+  uses: data.uses,
   finishes_later: data.finishes_later,
   calls_tools: data.calls_tools
 })

@@ -67,6 +67,7 @@ export const versionData = (
   ...(document.shape === undefined ? {} : { shape: document.shape }),
   ...(document.triggers === undefined ? {} : { triggers: document.triggers }),
   ...(document.toolMark === undefined ? {} : { tool_mark: document.toolMark }),
+  ...(document.uses === undefined || document.uses.length === 0 ? {} : { uses: document.uses }),
   warnings: document.warnings,
   finishes_later: document.finishesLater,
   calls_tools: document.callsTools

@@ -1,3 +1,5 @@
+import { cutText } from "../formats/cutText.js"
+
 /** The fields shown whole only up to 2 KiB as JSON, else as their size under `<name>_bytes`. */
 const largeFields = new Set([
   "input",
@@ -47,8 +49,24 @@ const rejectionFields = (data: Record<string, unknown>): Record<string, unknown>
 }
 
 /**
- * A fact's data as a page shows it (HTTP "What data shows"): large values whole up to 2 KiB else as their size,
- * then the largest field as its size until the whole fits in 4 KiB.
+ * A rejection's detail shortened so its data fits in 4 KiB ("A rejection shows its reason, its detail shortened to
+ * fit"), down to nothing but `…` when its other fields already fill the bound.
+ */
+const fitDetail = (data: Record<string, unknown>): Record<string, unknown> => {
+  const detail = data.detail
+  if (typeof detail !== "string") return data
+  let bytes = Buffer.byteLength(detail, "utf8") - (jsonBytes(data) - dataBound)
+  let shown = data
+  while (jsonBytes(shown) > dataBound && bytes > 0) {
+    shown = { ...data, detail: cutText(detail, bytes) }
+    bytes -= Math.max(16, jsonBytes(shown) - dataBound)
+  }
+  return jsonBytes(shown) > dataBound ? { ...data, detail: "…" } : shown
+}
+
+/**
+ * A fact's data as a page shows it (HTTP "What data shows"): large values whole up to 2 KiB else as their size, a
+ * rejection's detail shortened, then the largest field as its size until the whole fits in 4 KiB.
  */
 export const shownData = (type: string, data: unknown): unknown => {
   if (data === null || typeof data !== "object" || Array.isArray(data)) return data
@@ -60,13 +78,16 @@ export const shownData = (type: string, data: unknown): unknown => {
       largeFields.has(key) && jsonBytes(value) > shownBound ? [[`${key}_bytes`, jsonBytes(value)]] : [[key, value]]
     )
   )
+  if (type === "run_rejected" && jsonBytes(shown) > dataBound) shown = fitDetail(shown)
   while (jsonBytes(shown) > dataBound) {
     const [largest] = Object.entries(shown)
-      .filter(([key]) => !key.endsWith("_bytes"))
+      .filter(([key]) => !key.endsWith("_bytes") && !(type === "run_rejected" && key === "detail"))
       .sort((left, right) => jsonBytes(right[1]) - jsonBytes(left[1]))
     if (largest === undefined) break
     const { [largest[0]]: removed, ...rest } = shown
     shown = { ...rest, [`${largest[0]}_bytes`]: jsonBytes(removed) }
   }
-  return shown
+  return type === "run_rejected" && shown.detail === "…"
+    ? fitDetail({ ...shown, detail: (data as Record<string, unknown>).detail })
+    : shown
 }

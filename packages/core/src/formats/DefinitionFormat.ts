@@ -1,5 +1,6 @@
 import { Context, type Effect, type Either, type Option } from "effect"
 import type { DefinitionType } from "../definitions/DefinitionType.js"
+import type { DefinitionUse } from "../definitions/DefinitionUse.js"
 import type { Fact } from "../domain/Fact.js"
 import type { Rejection } from "../domain/Rejection.js"
 import type { ContentStore } from "../ports/ContentStore.js"
@@ -47,6 +48,8 @@ export interface ReadDocument {
   readonly callsTools: boolean
   /** The mark of the tool the document calls, as the save saw it; set by `foundAtSave`, never by `read`. */
   readonly toolMark?: ToolMarkSeen
+  /** The definitions of the playbook the document calls or reads the runs of (ADR 0015). */
+  readonly uses?: ReadonlyArray<DefinitionUse>
 }
 
 /** The mark a save saw on the tool a version calls, as the version records it (decision F5). */

@@ -76,7 +76,10 @@ property takes the first \`word\` (the value it or a synonym names), the \`rest\
 is recorded as \`request_answered\` with the reply's identity; otherwise \`reply_refused\` (\`not_an_answer\`,
 \`invalid\`, \`too_long\`, \`ambiguous\` when several requests of the conversation are open and the reply names
 none by \`to\`), counted in \`reply_refusals\`. Reads that found replies or failed are \`replies_read\` and
-\`reading_failed\` events of the playbook. \`replies.tell\` is not served yet and is refused with \`unavailable\`.
+\`reading_failed\` events of the playbook. With \`replies.tell\`, the answerer is told why a reply was refused, at
+most 3 times a request: \`tell.with\` (typed arguments over \`to\`, \`sent\` and \`message\`, the runtime's
+explanation; \`{to, message}\` by default) is sent through \`tell.tool\` (the delivery's tool by default), recorded
+as \`telling_started\`, then \`telling_succeeded\` or \`telling_failed\` events of the playbook.
 
 ## Acting through a tool: \`call\`
 

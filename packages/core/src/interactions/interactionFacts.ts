@@ -115,6 +115,46 @@ export interface RepliesRead {
   readonly duration_ms: number
 }
 
+/**
+ * `telling_started`: the answerer of a request is told, through a tool, why one of their replies was refused (ADR
+ * 0198), on the conversation's `conversation-calls` stream; the `number`th telling of that request, at most 3.
+ */
+export interface TellingStarted {
+  readonly run_id: string
+  readonly number: number
+  /** The refused reply the telling answers. */
+  readonly reply: ReplyIdentity
+  readonly server: string
+  readonly tool: string
+  readonly arguments_bytes: number
+}
+
+/** `telling_succeeded`: the tool took the telling. */
+export interface TellingSucceeded {
+  readonly run_id: string
+  readonly number: number
+  readonly duration_ms: number
+}
+
+/** Why a telling failed; no other attempt follows it (ADR 0198). */
+export type TellingFailure =
+  | "tool_error"
+  | "server_failure"
+  | "timed_out"
+  | "tool_not_offered"
+  | "arguments_unrenderable"
+
+/** `telling_failed`: the telling did not reach the answerer. */
+export interface TellingFailed {
+  readonly run_id: string
+  readonly number: number
+  readonly because: TellingFailure
+  readonly detail: string
+}
+
+/** The most times the answerer of one request is told why a reply was refused (function-formats.md §3.9). */
+export const tellingsBound = 3
+
 /** Why a read of a conversation failed (ADR 0195). */
 export type ReadingFailure =
   | "tool_error"

@@ -22,6 +22,7 @@ import type { ReadingFailed, ReadingFailure, RepliesRead, ReplyIdentity, ReplyRe
 import { replyAnswer } from "./replyAnswer.js"
 import type { ReplyRequest } from "./replyRequestsProjection.js"
 import { runAddressOf } from "./runAddress.js"
+import { tellAnswerer } from "./tellAnswerer.js"
 
 /** The bounds of a read (function-formats.md §3.5, §3.9). */
 export const readBounds = {
@@ -82,9 +83,9 @@ const takesReply = (state: RequestState, conversation: string, now: number): boo
  * delivery's server called, at most 64 KiB of answer document read, and each listed reply, in the tool's order,
  * matched to a request (by `to`, else the single open request, else `ambiguous`), ignored unless its sender is the
  * request's answerer and its id is new, and mapped by the recorded rule: a fit records `request_answered` with the
- * reply's identity, answered by the playbook; otherwise `reply_refused`, at most 10 per request. A read that found
- * replies records `replies_read`, one that failed `reading_failed`, on the conversation's stream; one that found
- * nothing records nothing.
+ * reply's identity, answered by the playbook; otherwise `reply_refused`, at most 10 per request, its answerer told
+ * why when the request's `replies` has a `tell` (ADR 0198). A read that found replies records `replies_read`, one
+ * that failed `reading_failed`, on the conversation's stream; one that found nothing records nothing.
  */
 export const readConversation = (
   conversation: string,
@@ -262,7 +263,18 @@ export const readConversation = (
         if (Either.isLeft(decided)) continue
         for (const fact of decided.right.facts)
           if (fact.type === "request_answered") answered.push(state.run!.run_id)
-          else if (fact.type === "reply_refused") refused++
+          else if (fact.type === "reply_refused") {
+            refused++
+            yield* tellAnswerer({
+              stream,
+              org: address.org,
+              playbook: address.playbook,
+              runId: state.run!.run_id,
+              record: state.record,
+              sent: state.delivered?.as,
+              refusal: fact.data as ReplyRefused
+            })
+          }
       }
     }
     yield* recordOnConversation("replies_read", {

@@ -41,7 +41,8 @@ export const replyAnswer = (rule: ReplyRule | null, text: string, schema: unknow
   const word = first.replace(endPunctuation, "").toLowerCase()
   const rest = trimmed.slice(first.length).trim()
   const answer: Record<string, string> = {}
-  for (const [property, how] of Object.entries(rule)) {
+  // In the order of their names: a rule read back from PostgreSQL's jsonb has its keys in another order than written.
+  for (const [property, how] of Object.entries(rule).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (how.from === "text") answer[property] = trimmed
     else if (how.from === "rest") {
       if (rest !== "" && others.length > 0) answer[property] = rest
@@ -54,7 +55,7 @@ export const replyAnswer = (rule: ReplyRule | null, text: string, schema: unknow
         return {
           _tag: "Refused",
           because: "not_an_answer",
-          detail: `The reply's first word names none of the values of ${property}: ${Object.keys(how.words).join(", ")}.`
+          detail: `The reply's first word names none of the values of ${property}: ${Object.keys(how.words).sort().join(", ")}.`
         }
       answer[property] = value
     }

@@ -18,6 +18,7 @@ import { resumeRun } from "./resumeRun.js"
 import { rejectionOfRun, retryDecision } from "./retryDecision.js"
 import { runStream } from "./runFacts.js"
 import { appendsOfEnding, carryOut as carryOutRun, noAppends, startDraft } from "./runStart.js"
+import { goingHere, waitedForRunHere } from "./runsGoingHere.js"
 
 /** A run to perform: the definition as it stands, the input, the run id and who asked. */
 export interface RunCommand {
@@ -79,6 +80,13 @@ export const performRun = (
         if (decision._tag === "Answer") return run
         if (decision._tag === "Refuse") return yield* Effect.fail(decision.rejection)
         if (decision._tag === "Resume") {
+          // A run going in this server is waited for, and answered as it ended (ADR 0343).
+          if (yield* waitedForRunHere(stream)) {
+            const { run: ended } = yield* loadRun(stream)
+            if (ended === undefined || ended.status === "started") continue
+            if (ended.status === "succeeded") return ended
+            return yield* Effect.fail(rejectionOfRun(ended))
+          }
           const resumed = yield* resumeRun(command, format, stream, run, facts, version)
           if (resumed === undefined) continue
           return resumed
@@ -104,16 +112,22 @@ export const performRun = (
         if (++slotsLost < slotRounds) round--
         continue
       }
-      const ending = early ?? (yield* carryOut)
-      if (early === undefined) {
-        const later = yield* appendsOfEnding(ending, { ...following, causation_id: appended[0].id }, caller.id)
-        if (later.facts.length > 0 || later.alongside.length > 0) {
-          const recorded = yield* storeToRejection(
-            ledger.append([{ stream, expected: "any", facts: later.facts }, ...later.alongside])
-          ).pipe(Effect.catchTag("VersionConflict", (error) => Effect.die(error)))
-          appended.push(...recorded.facts.filter((fact) => fact.metadata.stream === stream))
-        }
-      }
+      const ending =
+        early ??
+        (yield* goingHere(
+          stream,
+          Effect.gen(function* () {
+            const carried = yield* carryOut
+            const later = yield* appendsOfEnding(carried, { ...following, causation_id: appended[0].id }, caller.id)
+            if (later.facts.length > 0 || later.alongside.length > 0) {
+              const recorded = yield* storeToRejection(
+                ledger.append([{ stream, expected: "any", facts: later.facts }, ...later.alongside])
+              ).pipe(Effect.catchTag("VersionConflict", (error) => Effect.die(error)))
+              appended.push(...recorded.facts.filter((fact) => fact.metadata.stream === stream))
+            }
+            return carried
+          })
+        ))
       const final = appended.reduce(foldRun, run)!
       if (ending._tag === "Started") {
         if (ending.goesOn === undefined) return final

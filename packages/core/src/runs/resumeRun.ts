@@ -17,6 +17,7 @@ import type { RunState } from "./RunRecord.js"
 import { rejectionOfRun } from "./retryDecision.js"
 import type { AttemptResumed } from "./runFacts.js"
 import { appendsOfEnding, carryOut } from "./runStart.js"
+import { goingHere } from "./runsGoingHere.js"
 
 /** The longest gap between two facts of a live reasoning run, unless the settings say (decision F3). */
 const defaultLongestGapMs = 600_000
@@ -104,18 +105,23 @@ export const resumeRun = (
       Effect.catchTag("VersionConflict", () => Effect.succeed(undefined))
     )
     if (appended === undefined) return undefined
-    const ending = yield* carryOut({ ...command, definition }, format, stream, resumed!, metadata, {
-      attempt,
-      startedAt: start.metadata.at,
-      facts: since
-    })
-    const later = yield* appendsOfEnding(ending, { ...metadata, causation_id: resumed!.id }, command.caller.id)
-    if (later.facts.length > 0) {
-      const recorded = yield* storeToRejection(ledger.append([{ stream, expected: "any", facts: later.facts }])).pipe(
-        Effect.catchTag("VersionConflict", (error) => Effect.die(error))
-      )
-      appended.push(...recorded.facts)
-    }
+    yield* goingHere(
+      stream,
+      Effect.gen(function* () {
+        const ending = yield* carryOut({ ...command, definition }, format, stream, resumed!, metadata, {
+          attempt,
+          startedAt: start.metadata.at,
+          facts: since
+        })
+        const later = yield* appendsOfEnding(ending, { ...metadata, causation_id: resumed!.id }, command.caller.id)
+        if (later.facts.length > 0) {
+          const recorded = yield* storeToRejection(
+            ledger.append([{ stream, expected: "any", facts: later.facts }])
+          ).pipe(Effect.catchTag("VersionConflict", (error) => Effect.die(error)))
+          appended.push(...recorded.facts)
+        }
+      })
+    )
     const final = appended.reduce(foldRun, run)!
     if (final.status !== "succeeded") return yield* Effect.fail(rejectionOfRun(final))
     return final

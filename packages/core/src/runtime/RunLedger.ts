@@ -15,6 +15,7 @@ import { ToolServers } from "../ports/ToolServers.js"
 import type { Views } from "../ports/Views.js"
 import * as QuickJsSandbox from "../sandbox/QuickJsSandbox.js"
 import * as QuickJsExpressions from "../workflow/expressions/QuickJsExpressions.js"
+import { listenHostLayer } from "../workflow/listens/listenHost.js"
 import { WorkflowEngine } from "../workflow/run/WorkflowEngine.js"
 import { workflowHostLayer } from "../workflow/run/workflowHost.js"
 import { triggerHostLayer } from "../workflow/triggers/triggerHost.js"
@@ -56,7 +57,7 @@ export const layer = (
 /**
  * A whole runtime on a store: the core services, the store's ledger and views, and the host that ends waiting
  * runs (answered, cancelled, expired) as a fiber of the runtime's scope (ADR 0186), beside the hosts of workflows,
- * triggers, deliveries through tools (ADR 0192) and replies read back (ADR 0195). Compose with this rather than
+ * listens (ADR 0295), triggers, deliveries through tools (ADR 0192) and replies read back (ADR 0195). Compose with this rather than
  * merging `layer` with a store, which leaves the host out.
  */
 export const onStore = <E>(
@@ -67,6 +68,13 @@ export const onStore = <E>(
   toolServers?: Layer.Layer<ToolServers, never, RuntimeConfig>
 ) =>
   Layer.provideMerge(
-    Layer.mergeAll(Host.layer, workflowHostLayer, triggerHostLayer, deliveryHostLayer, repliesHostLayer),
+    Layer.mergeAll(
+      Host.layer,
+      workflowHostLayer,
+      listenHostLayer,
+      triggerHostLayer,
+      deliveryHostLayer,
+      repliesHostLayer
+    ),
     Layer.merge(layer(settings, formats, modelProvider, toolServers), store)
   )

@@ -10,6 +10,7 @@ import { runsProjection } from "../runs/runsProjection.js"
 import { workflowDueProjection } from "../workflow/run/workflowDueProjection.js"
 import { workflowListensProjection } from "../workflow/run/workflowListensProjection.js"
 import { workflowStatesProjection } from "../workflow/run/workflowStatesProjection.js"
+import { openCallsProjection } from "../workflow/tree/openCallsProjection.js"
 import { triggerCursorsProjection } from "../workflow/triggers/triggerCursorsProjection.js"
 import { triggerStatesProjection } from "../workflow/triggers/triggerStatesProjection.js"
 
@@ -25,6 +26,7 @@ export const coreProjections = [
   workflowStatesProjection,
   workflowDueProjection,
   workflowListensProjection,
+  openCallsProjection,
   triggerStatesProjection,
   triggerCursorsProjection
 ]

@@ -32,12 +32,14 @@ export const answerText = (answer: ToolAnswer): string => {
   return cutWithNote(whole)
 }
 
-/** A text cut to 64 KiB of UTF-8, with a note saying how much was left out. */
+/** A text cut to 64 KiB of UTF-8, with a note saying how many of its bytes were left out. */
 export const cutWithNote = (text: string): string => {
-  const bytes = new TextEncoder().encode(text)
+  const encoder = new TextEncoder()
+  const bytes = encoder.encode(text)
   if (bytes.length <= shownBound) return text
-  const note = `\n[cut: ${bytes.length - shownBound} more bytes were left out]`
-  return new TextDecoder().decode(bytes.slice(0, shownBound - 200)).replace(/\uFFFD$/, "") + note
+  // 200 bytes left for the note; a character the cut splits is left out whole.
+  const kept = new TextDecoder().decode(bytes.slice(0, shownBound - 200)).replace(/\uFFFD$/, "")
+  return `${kept}\n[cut: ${bytes.length - encoder.encode(kept).length} more bytes were left out]`
 }
 
 /** The JSON a call keeps of an answer: the protocol answer's `content` and `structuredContent`. */

@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { schemaValidator } from "../formats/jsonSchema/SchemaValidator.js"
+import { regularExpressionsIn } from "./regularExpressionsIn.js"
 
 /** The most bytes a tool's arguments may hold as JSON: 256 KiB, the most a run takes as its input. */
 export const argumentsBound = 262_144
@@ -27,9 +28,21 @@ const formatExamples: Record<string, string> = {
 /**
  * Checks arguments against a tool's input schema (HTTP "Reading one tool"): at most 20 issues, then one that
  * counts the rest; an argument out of a checked format (date, date-time, time, email, uri, uuid) is an issue in
- * words that give an example; a schema the checker cannot handle answers valid null with one issue saying why.
+ * words that give an example; a schema the checker cannot handle, or that holds a regular expression (ADR 0344),
+ * answers valid null with one issue saying why.
  */
 export const checkArguments = (schema: unknown, args: unknown): ArgumentsCheck => {
+  if (regularExpressionsIn(schema))
+    return {
+      valid: null,
+      issues: [
+        {
+          path: "",
+          message:
+            "The runtime does not check against this tool's input schema, which holds a regular expression (pattern); the arguments may still be right."
+        }
+      ]
+    }
   const validator = schemaValidator(schema)
   if (Either.isLeft(validator))
     return {

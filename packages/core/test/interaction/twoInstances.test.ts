@@ -1,7 +1,7 @@
 import { type Fact, Ledger, RunLedger } from "@runledger/core"
 import * as PostgresStore from "@runledger/store-postgres"
 import { postgresSuite } from "@runledger/store-postgres/testing"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schedule, TestServices } from "effect"
 import { expect, it } from "vitest"
 import { asking, refusingCarriedAppends } from "../workflow/run/carriedAnswerFixture.js"
 import { askDocument, askInput, interactionFormats, runtimeOn, testSettings } from "./interactionFixture.js"
@@ -100,18 +100,30 @@ postgresSuite("interaction requests across two instances", "alongside", (databas
       const [request] = (yield* a.ok("list_interactions", {})).interactions
       yield* b.ok("answer_interaction", { run_id: request.run_id, answer: { decision: "grant" } })
       const run = yield* a.ended(started.run_id)
-      const global = yield* a.run(
-        Effect.flatMap(Ledger, (ledger) =>
-          ledger.readAll({ direction: "forward", limit: 1000, filter: { streamPrefix: "playbook/acme/finance/runs/" } })
-        )
-      )
-      const transactionOf = new Map(global.map((placed) => [placed.fact.id, placed.position.split(":")[0]]))
       const factOf = (facts: ReadonlyArray<Fact>, found: (fact: Fact) => boolean) => facts.find(found)!
       const answered = factOf(yield* a.facts(request.run_id), (fact) => fact.type === "request_answered")
       const taken = factOf(
         yield* a.facts(started.run_id),
         (fact) => fact.type === "workflow_input_applied" && (fact.data as any).input.kind === "call_answered"
       )
+      // The global order holds a fact once every transaction older than its own has ended (the horizon), which
+      // other suites' transactions on the same database can hold back: read it until it holds both facts.
+      const transactionOf = yield* a
+        .run(
+          Effect.flatMap(Ledger, (ledger) =>
+            ledger.readAll({
+              direction: "forward",
+              limit: 1000,
+              filter: { streamPrefix: "playbook/acme/finance/runs/" }
+            })
+          )
+        )
+        .pipe(
+          Effect.map((global) => new Map(global.map((placed) => [placed.fact.id, placed.position.split(":")[0]]))),
+          Effect.filterOrFail((placed) => placed.has(answered.id) && placed.has(taken.id)),
+          Effect.retry(Schedule.spaced("10 millis").pipe(Schedule.upTo("5 seconds"))),
+          TestServices.provideLive
+        )
       return { run, sameTransaction: transactionOf.get(answered.id) === transactionOf.get(taken.id) }
     })
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import type { FormatFact } from "../../src/formats/DefinitionFormat.js"
 import { recordedRun } from "../../src/formats/reasoning/recordedRun.js"
 import { resumeConversation } from "../../src/formats/reasoning/resumeConversation.js"
+import { keptJson } from "../../src/tools/keepTexts.js"
 
 const usage = {
   input: { uncached: 10, cache_read: null, cache_write: null },
@@ -10,9 +11,18 @@ const usage = {
   total: 15
 }
 
+/** The texts the content store holds, by digest: what a run kept before the facts that name them. */
+const kept = new Map([["digest-a", JSON.stringify({ content: [{ type: "text", text: "41 on hand" }] })]])
+const keep = (value: unknown) => {
+  const text = keptJson(value)
+  kept.set(text.sha256, text.text)
+  return text.sha256
+}
+
 const answered = (
   number: number,
-  calls: ReadonlyArray<{ call_id: string; tool: string; arguments_sha256?: string }>
+  calls: ReadonlyArray<{ call_id: string; tool: string; arguments?: unknown; arguments_bytes?: number }>,
+  response = ""
 ) => ({
   type: "model_call_answered",
   data: {
@@ -23,8 +33,9 @@ const answered = (
     raw_finish_reason: null,
     usage,
     response_id: null,
-    response: "",
-    tool_calls: calls,
+    response_sha256: keep(response),
+    tool_calls_count: calls.length,
+    tool_calls_sha256: keep(calls),
     cost_usd: 0.5
   }
 })
@@ -34,7 +45,6 @@ const toolStarted = (number: number, callId: string, kept: boolean) => ({
   data: { number, call_id: callId, server: "inv", tool: "get", content_kept: kept, read_only: true }
 })
 
-const kept = new Map([["digest-a", JSON.stringify({ content: [{ type: "text", text: "41 on hand" }] })]])
 const resume = (facts: ReadonlyArray<FormatFact>) =>
   Effect.runPromise(resumeConversation(recordedRun(facts), (sha) => Effect.succeed(Option.fromNullable(kept.get(sha)))))
 
@@ -43,9 +53,9 @@ describe("a reasoning run performed again", () => {
     const resumed = await resume([
       started(1),
       answered(1, [
-        { call_id: "a", tool: "mcp__inv__get" },
-        { call_id: "r", tool: "mcp__inv__nothing" },
-        { call_id: "u", tool: "mcp__inv__get" }
+        { call_id: "a", tool: "mcp__inv__get", arguments: { sku: "A-1" } },
+        { call_id: "r", tool: "mcp__inv__nothing", arguments: {} },
+        { call_id: "u", tool: "mcp__inv__get", arguments_bytes: 13 }
       ]),
       toolStarted(1, "a", true),
       {
@@ -56,6 +66,15 @@ describe("a reasoning run performed again", () => {
       { type: "tool_call_answered", data: { number: 2, is_error: false, content_kept: false } },
       started(2)
     ])
+    expect(resumed.messages[0]).toEqual({
+      role: "assistant",
+      text: "",
+      toolCalls: [
+        { id: "a", name: "mcp__inv__get", arguments: { sku: "A-1" } },
+        { id: "r", name: "mcp__inv__nothing", arguments: {} },
+        { id: "u", name: "mcp__inv__get", arguments: {} }
+      ]
+    })
     expect(resumed.messages.slice(1)).toEqual([
       { role: "tool", callId: "a", text: "41 on hand", isError: false },
       { role: "tool", callId: "r", text: "This call was not made.", isError: true },
@@ -70,9 +89,35 @@ describe("a reasoning run performed again", () => {
     expect([resumed.goOn._tag, resumed.number, resumed.usage.total, resumed.cost]).toEqual(["Ask", 2, 15, 0.5])
   })
 
-  it("checks a last answer without tool calls as the run's answer, asking nothing again", async () => {
-    const resumed = await resume([started(1), answered(1, [])])
-    expect(resumed.goOn).toMatchObject({ _tag: "Answer", step: "with_tools", answer: { finishReason: "stop" } })
+  it("checks a last answer without tool calls as the run's answer, read back from the content store", async () => {
+    const resumed = await resume([started(1), answered(1, [], "41 on hand.")])
+    expect(resumed.goOn).toMatchObject({
+      _tag: "Answer",
+      step: "with_tools",
+      answer: { finishReason: "stop", text: "41 on hand.", toolCalls: [] }
+    })
     expect(resumed.closing).toEqual([])
+  })
+
+  it("makes the calls of the last answer not made yet with the arguments its answer kept", async () => {
+    const resumed = await resume([
+      started(1),
+      answered(1, [{ call_id: "n", tool: "mcp__inv__get", arguments: { sku: "N-4" } }])
+    ])
+    expect(resumed.goOn).toEqual({
+      _tag: "Call",
+      calls: [{ id: "n", name: "mcp__inv__get", arguments: { sku: "N-4" } }]
+    })
+  })
+
+  it("cannot go on from an answer whose texts the content store does not hold, but still closes what was open", async () => {
+    const lost = answered(1, [{ call_id: "a", tool: "mcp__inv__get", arguments: {} }])
+    const resumed = await resume([
+      started(1),
+      { ...lost, data: { ...lost.data, tool_calls_sha256: "0".repeat(64) } },
+      toolStarted(1, "a", true)
+    ])
+    expect(resumed.goOn).toEqual({ _tag: "Unreadable", number: 1 })
+    expect(resumed.closing).toMatchObject([{ type: "tool_call_failed", data: { number: 1, because: "interrupted" } }])
   })
 })

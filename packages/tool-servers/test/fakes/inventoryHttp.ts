@@ -3,8 +3,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { type InventoryCall, inventoryServer } from "./inventoryTools.mjs"
 import { type ServedWeb, serveWeb } from "./serveWeb.js"
 
-/** How the fake answers before MCP sees a request: as itself, or refusing as a server may. */
-export type InventoryMode = "serving" | "rate_limited" | "failing"
+/** How the fake answers before MCP sees a request: as itself, or refusing as a server may (429, 503 or 403). */
+export type InventoryMode = "serving" | "rate_limited" | "failing" | "scope_lacking"
 
 /** The fake inventory MCP server over streamable HTTP, its calls, and switches of how it answers. */
 export interface InventoryHttp extends ServedWeb {
@@ -18,6 +18,8 @@ export interface InventoryHttp extends ServedWeb {
   readonly limitCalls: (...retryAfter: ReadonlyArray<string>) => void
   /** Holds the next `tools/call` request before MCP sees it: `reached` settles when it comes, `release` lets it on. */
   readonly holdCall: () => Hold
+  /** Holds the next `tools/list` request before MCP sees it, as `holdCall` does. */
+  readonly holdList: () => Hold
   /** Holds the next `DELETE` (a client ending its session) before MCP sees it, as `holdCall` does. */
   readonly holdEnding: () => Hold
   /** Forgets every session, as a server that restarted or expired them: a request naming one is answered 404. */
@@ -83,6 +85,7 @@ export const serveInventory = async (secret: string, tenant: string): Promise<In
   const servers = new Map<string, ReturnType<typeof inventoryServer>>()
   const limited: Array<string> = []
   const heldCalls: Array<Holding> = []
+  const heldLists: Array<Holding> = []
   const heldEndings: Array<Holding> = []
   let count = 0
   let opened = 0
@@ -113,10 +116,12 @@ export const serveInventory = async (secret: string, tenant: string): Promise<In
     if (state.mode === "rate_limited")
       return new Response("slow down", { status: 429, headers: { "retry-after": "7" } })
     if (state.mode === "failing") return new Response("down", { status: 503 })
+    if (state.mode === "scope_lacking") return new Response("the key lacks the scope inventory:read", { status: 403 })
     const body = request.method === "POST" ? await request.text() : undefined
     if (body !== undefined && limited.length > 0 && methodOf(body) === "tools/call")
       return new Response("slow down", { status: 429, headers: { "retry-after": limited.shift()! } })
     if (body !== undefined && methodOf(body) === "tools/call") await waitOut(heldCalls)
+    if (body !== undefined && methodOf(body) === "tools/list") await waitOut(heldLists)
     if (request.method === "DELETE") await waitOut(heldEndings)
     const id = request.headers.get("mcp-session-id")
     const transport = id === null ? await open() : sessions.get(id)
@@ -163,6 +168,7 @@ export const serveInventory = async (secret: string, tenant: string): Promise<In
       limited.push(...retryAfter)
     },
     holdCall: () => holdNext(heldCalls),
+    holdList: () => holdNext(heldLists),
     holdEnding: () => holdNext(heldEndings),
     forgetSessions,
     sessionsOpened: () => opened,

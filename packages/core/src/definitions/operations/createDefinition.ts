@@ -10,6 +10,7 @@ import type { DefinitionCreated } from "../definitionFacts.js"
 import { DefinitionDiagram, DefinitionName, DefinitionOverview, DefinitionSource } from "../definitionFields.js"
 import { definitionStudioLink } from "../definitionStudioLink.js"
 import { readSource, versionData } from "../readSource.js"
+import { withUsedBy } from "../withUsedBy.js"
 
 /** create_definition's input: the type (path), the name, the document, its overview and a function's diagram. */
 export const CreateDefinitionInput = Schema.Struct({
@@ -62,6 +63,9 @@ export const createDefinition = declare({
                 )
               )
       )
-      return { ...definition, ...(yield* definitionStudioLink(origin, playbook!.id, definition, "created")) }
+      return {
+        ...(yield* withUsedBy(org, playbook!.id, definition)),
+        ...(yield* definitionStudioLink(origin, playbook!.id, definition, "created"))
+      }
     })
 })

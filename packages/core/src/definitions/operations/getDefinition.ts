@@ -5,6 +5,7 @@ import { Definition } from "../DefinitionRecord.js"
 import { DefinitionType } from "../DefinitionType.js"
 import { DefinitionName } from "../definitionFields.js"
 import { readDefinition } from "../readDefinition.js"
+import { withUsedBy } from "../withUsedBy.js"
 
 /** get_definition's input: the definition (path), and the page preview's switches. */
 export const GetDefinitionInput = Schema.Struct({
@@ -38,8 +39,9 @@ export const getDefinition = declare({
         return yield* Effect.fail(
           notFound(`This runtime keeps the pages of definitions but does not render them yet (decision F10).`)
         )
-      if (definition.status === "active" || definition.triggers_since === undefined) return definition
+      if (definition.status === "active" || definition.triggers_since === undefined)
+        return yield* withUsedBy(org, playbook!.id, definition)
       const { triggers_since: _since, ...standing } = definition
-      return standing
+      return yield* withUsedBy(org, playbook!.id, standing)
     })
 })

@@ -6,6 +6,7 @@ import type { DraftFact } from "../../ledger/decide.js"
 import { changeDefinition, noSuchDefinition } from "../changeDefinition.js"
 import { Definition, type DefinitionRecord } from "../DefinitionRecord.js"
 import { DefinitionPath } from "../definitionFields.js"
+import { withUsedBy } from "../withUsedBy.js"
 
 /** What sets one lifecycle operation (pause, resume, retire, restore) apart from the others. */
 export interface Lifecycle<I> {
@@ -48,12 +49,12 @@ export const lifecycleOperation = <I extends { type: DefinitionRecord["type"]; n
     summarize: (definition) =>
       `The ${definition.type === "workflow" ? "workflow" : `${definition.type} function`} “${definition.name}” ${lifecycle.said(definition)}.`,
     handle: (input, { caller, org, playbook }) =>
-      Effect.map(
+      Effect.flatMap(
         changeDefinition({ org, playbook: playbook!.id, type: input.type, name: input.name, caller }, (current) =>
           current === undefined
             ? Effect.fail(noSuchDefinition({ playbook: playbook!.id, ...input }))
             : lifecycle.decide(current, input, caller)
         ),
-        ({ definition }) => definition
+        ({ definition }) => withUsedBy(org, playbook!.id, definition)
       )
   })

@@ -39,7 +39,14 @@ export const listDefinitions = declare({
         definitions: found
           .filter((definition) => input.include_retired === true || definition.status !== "retired")
           .map(
-            ({ overview: _overview, diagram: _diagram, source: _source, triggers_since: _since, ...listed }) => listed
+            ({
+              overview: _overview,
+              diagram: _diagram,
+              source: _source,
+              triggers_since: _since,
+              uses: _uses,
+              ...listed
+            }) => listed
           )
       }
     })

@@ -7,6 +7,7 @@ import { checkDiagram } from "../checkDiagram.js"
 import { Definition } from "../DefinitionRecord.js"
 import { definitionStudioLink } from "../definitionStudioLink.js"
 import { readSource, versionData } from "../readSource.js"
+import { withUsedBy } from "../withUsedBy.js"
 import { CreateDefinitionInput } from "./createDefinition.js"
 
 /** update_definition's input: the definition (path), its document, a function's diagram and an optional overview. */
@@ -60,7 +61,7 @@ export const updateDefinition = declare({
         }
       )
       return {
-        ...definition,
+        ...(yield* withUsedBy(org, playbook!.id, definition)),
         ...(yield* definitionStudioLink(origin, playbook!.id, definition, changed ? "updated" : undefined))
       }
     })

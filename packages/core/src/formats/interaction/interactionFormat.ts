@@ -8,7 +8,6 @@ import { runLookupCall } from "../lookup/runLookupCall.js"
 import { inputIssues } from "./inputIssues.js"
 import { readInteraction } from "./readInteraction.js"
 import { runInteraction } from "./runInteraction.js"
-import { tellingUnserved } from "./unserved.js"
 
 /** Whether a source calls a tool (`call`), whose run records its call after its start (ADR 0193). */
 const callsATool = (source: string): boolean =>
@@ -17,10 +16,9 @@ const callsATool = (source: string): boolean =>
 /**
  * The interaction function format (function-formats.md §3) of a runtime with these settings and tool servers:
  * reads and checks documents; at save asks the server a `call` names for its tools and refuses, at the line of
- * `call`, one not offered or marked reads (decision F6); refuses at save, as `unavailable`, a document that tells
- * a refused reply's party why (`replies.tell`), which this runtime does not serve yet (ADR 0195); runs a request held for an agent or delivered through a tool,
- * which finishes later, recorded in the same append as the run's start; and runs a `call` within the request that
- * starts it, its one tool call recorded after the start (ADR 0193).
+ * `call`, one not offered or marked reads (decision F6); runs a request held for an agent or delivered through a
+ * tool, which finishes later, recorded in the same append as the run's start; and runs a `call` within the request
+ * that starts it, its one tool call recorded after the start (ADR 0193).
  */
 export const interactionFormatOn = (
   settings: RuntimeSettings,
@@ -31,7 +29,6 @@ export const interactionFormatOn = (
   checkAtSave: (source, _document, where) => {
     const read = readInteraction(source)
     if (Either.isLeft(read)) return Effect.succeed(read.left)
-    if (read.right.replies?.written.tell !== undefined) return Effect.fail(reject("unavailable", tellingUnserved))
     const { call } = read.right
     if (call === undefined) return Effect.succeed([])
     if (where === undefined)

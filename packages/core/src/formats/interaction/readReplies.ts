@@ -26,6 +26,8 @@ export interface RepliesBlock {
   }
   /** The floor between two reads of the conversation. */
   readonly waitMillis: number
+  /** How the answerer is told why a reply was refused: a tool of the delivery's server (its own by default). */
+  readonly tell?: { readonly tool?: string; readonly with?: WrittenArguments }
 }
 
 /** One problem of a `replies` block: the pointer under `/replies` and the words. */
@@ -47,8 +49,7 @@ const waitBounds = { least: 5_000, most: 3_600_000 }
 
 /**
  * Reads a `replies` block (§3.5); the reader of the front matter already refused unknown keys and missing required
- * ones. `tell` is checked (its tool's name, its arguments' templates) but not kept: telling is not served (ADR
- * 0195). Every issue at once, or the block.
+ * ones, `tell` among them (ADR 0198). Every issue at once, or the block.
  */
 export const readReplies = (
   value: Record<string, unknown>
@@ -118,8 +119,8 @@ export const readReplies = (
       message: `expected an ISO 8601 duration from PT5S to PT1H, found ${describeValue(waitText)}`
     })
   const tell = value.tell as Record<string, unknown> | undefined
-  if (tell?.tool !== undefined) toolAt("/replies/tell/tool", tell.tool)
-  if (tell !== undefined) argumentsAt("/replies/tell/with", tell.with, tellVariables)
+  const tellTool = tell?.tool === undefined ? undefined : toolAt("/replies/tell/tool", tell.tool)
+  const tellWith = tell?.with === undefined ? undefined : argumentsAt("/replies/tell/with", tell.with, tellVariables)
   if (issues.length > 0 || conversation === undefined) return { issues }
   return {
     issues,
@@ -132,7 +133,15 @@ export const readReplies = (
         order: order as RepliesBlock["read"]["order"],
         each: { id, sender, text, ...(to === undefined ? {} : { to }) }
       },
-      waitMillis: waitMillis!
+      waitMillis: waitMillis!,
+      ...(tell === undefined
+        ? {}
+        : {
+            tell: {
+              ...(tellTool === undefined ? {} : { tool: tellTool }),
+              ...(tellWith === undefined ? {} : { with: tellWith })
+            }
+          })
     }
   }
 }

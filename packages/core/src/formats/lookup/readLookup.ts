@@ -1,6 +1,6 @@
 import { Either } from "effect"
 import type { Template } from "liquidjs"
-import { definitionTypes } from "../../definitions/DefinitionType.js"
+import { type DefinitionType, definitionTypes } from "../../definitions/DefinitionType.js"
 import type { ReadDocument, SourceIssue } from "../DefinitionFormat.js"
 import { describeValue } from "../document/describeValue.js"
 import { descriptionIssues } from "../document/descriptionIssues.js"
@@ -139,6 +139,9 @@ export const readLookup = (source: string): Either.Either<LookupDocument, Readon
       ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
       ...(output.schema === undefined ? {} : { outputSchema: output.schema }),
       ...(value.page === undefined ? {} : { page: value.page }),
+      ...(runs === undefined
+        ? {}
+        : { uses: [{ type: runs.type as DefinitionType, name: runs.name, relation: "reads" }] }),
       warnings: [],
       finishesLater: false,
       callsTools: call !== undefined

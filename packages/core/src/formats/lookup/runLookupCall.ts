@@ -8,6 +8,7 @@ import { offeredTool } from "../../tools/offeredTool.js"
 import { keepsContent } from "../../tools/servingServers.js"
 import { toolNotReadOnly } from "../../tools/toolRefusals.js"
 import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
+import { delayKept } from "../delayKept.js"
 import { callArgumentsBound } from "../interaction/argumentsAtSave.js"
 import { momentsOf } from "../interaction/renderTemplate.js"
 import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
@@ -17,13 +18,6 @@ import { valueAt } from "./valueAt.js"
 
 const rejected = (rejection: Rejection, record?: unknown): FormatEnding =>
   record === undefined ? { _tag: "Rejected", rejection } : { _tag: "Rejected", rejection, record }
-
-/**
- * The delay a refusal asks, as the record keeps it (`retry_after_ms`), so the run's rejection carries it to the
- * caller again (ADR 0308).
- */
-const delayOf = (rejection: Rejection): { retry_after_ms?: number } =>
-  rejection.retryAfter === undefined ? {} : { retry_after_ms: rejection.retryAfter * 1000 }
 
 /** A recorder that records nothing, for a format run alone. */
 const recordingNothing = { record: () => Effect.void, keep: () => Effect.void }
@@ -76,7 +70,7 @@ export const runLookupCall = (
         offered.left,
         offered.left.retryAfter === undefined
           ? undefined
-          : { server: call.server, tool: call.tool, ...delayOf(offered.left) }
+          : { server: call.server, tool: call.tool, ...delayKept(offered.left) }
       )
     const { entry, tool } = offered.right
     const readOnly = tool.mark === "reads"
@@ -116,7 +110,7 @@ export const runLookupCall = (
           ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs })
         }
       )
-    if (Either.isLeft(made)) return unfinished("server_failed", made.left.detail, delayOf(made.left).retry_after_ms)
+    if (Either.isLeft(made)) return unfinished("server_failed", made.left.detail, delayKept(made.left).retry_after_ms)
     const outcome = made.right
     if (outcome._tag === "Failed") {
       const { failure } = outcome

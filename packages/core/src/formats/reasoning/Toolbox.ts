@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { Rejection } from "../../domain/Rejection.js"
 import type { ModelMessage, ModelTool, ModelToolCall } from "../../ports/ModelProvider.js"
+import { shownToolCalls } from "./modelCallFacts.js"
 
 /** What the tools a run called tell its ending (function-formats.md §2.9). */
 export interface ToolsCalled {
@@ -34,11 +35,11 @@ export interface Toolbox {
   /** The ids of the calls whose content is not kept (their server's `record_content` is off). */
   readonly unrecorded: () => ReadonlySet<string>
   /**
-   * Keeps the arguments of the calls an answer asks for, scrubbed, where their server keeps content, before the
-   * answer is recorded: a run performed again makes the calls it had not made yet with them (ADR 0330). Answers
-   * each kept call's digest by its id.
+   * The calls an answer asks for as its `model_call_answered` keeps them: their arguments scrubbed, or only their
+   * size where the server keeps no content. A run performed again makes the calls it had not made yet with them
+   * (ADR 0330, ADR 0345).
    */
-  readonly keepArguments: (calls: ReadonlyArray<ModelToolCall>) => Effect.Effect<ReadonlyMap<string, string>, Rejection>
+  readonly shownCalls: (calls: ReadonlyArray<ModelToolCall>) => ReturnType<typeof shownToolCalls>
 }
 
 /** The toolbox of a run that names no tools. */
@@ -48,5 +49,10 @@ export const noTools: Toolbox = {
   spent: () => true,
   called: () => ({ count: 0, onlyRead: true, names: [] }),
   unrecorded: () => new Set(),
-  keepArguments: () => Effect.succeed(new Map())
+  shownCalls: (calls) =>
+    shownToolCalls(
+      calls,
+      (text) => text,
+      () => false
+    )
 }

@@ -1,6 +1,13 @@
 import { jsonValueOrText } from "../../domain/jsonValueOrText.js"
 import type { ResolvedModel } from "../../models/resolveModel.js"
-import type { ModelAnswer, ModelCallSettings, ModelMessage, ModelUsage } from "../../ports/ModelProvider.js"
+import type {
+  ModelAnswer,
+  ModelCallSettings,
+  ModelMessage,
+  ModelToolCall,
+  ModelUsage
+} from "../../ports/ModelProvider.js"
+import type { KeptJson } from "../../tools/keepTexts.js"
 
 /** Which step of the loop a call is: one that may ask for tools, or the final one without them. */
 export type ModelStep = "with_tools" | "final"
@@ -16,7 +23,8 @@ export const settingsShown = (settings: ModelCallSettings) => ({
 })
 
 /**
- * A conversation as a fact shows it: the system instructions first, then each message; the result of a call whose
+ * A conversation as the content store keeps it and its event shows it (ADR 0322, ADR 0345): the system
+ * instructions first, then each message, the model's tool calls as `{call_id, tool}`; the result of a call whose
  * server does not keep content is shown as its size.
  */
 export const messagesShown = (
@@ -96,10 +104,11 @@ export interface CallAsked {
 }
 
 /**
- * `model_call_started`: a request is about to be sent (function-formats.md §2.7, decision F2). Its messages are the
- * conversation with its tool calls as they happened, also for the final step, which sends them retold as text.
+ * `model_call_started`: a request is about to be sent (function-formats.md §2.7, decision F2). Its messages, the
+ * conversation with its tool calls as they happened (also for the final step, which sends them retold as text), are
+ * kept in the content store: the fact names them by size and digest (ADR 0345).
  */
-export const modelCallStarted = (asked: CallAsked, attempt: number) => ({
+export const modelCallStarted = (asked: CallAsked, attempt: number, messages: KeptJson) => ({
   type: "model_call_started",
   data: {
     number: asked.number,
@@ -107,26 +116,48 @@ export const modelCallStarted = (asked: CallAsked, attempt: number) => ({
     step: asked.step,
     model: { requested: asked.model.requested, resolved: asked.model.resolved },
     settings: settingsShown(asked.settings),
-    messages: messagesShown(asked.system, asked.messages, asked.unrecorded),
+    messages_bytes: messages.bytes,
+    messages_sha256: messages.sha256,
     tools_offered: asked.toolsOffered,
     ...(asked.repair ? { repair: true } : {})
   }
 })
 
-/** The answer as a fact shows it: a JSON answer as its value, else its text. */
-const responseShown = (text: string, json: boolean): unknown => (json ? jsonValueOrText(text) : text)
+/** The answer as an event shows it: a JSON answer as its value, else its text. */
+export const responseShown = (text: string, json: boolean): unknown => (json ? jsonValueOrText(text) : text)
 
 /**
- * `model_call_answered`: the provider answered a request. Each tool call it asks for names the digest its arguments
- * are kept under, where they are (`digests`, by call id).
+ * The tool calls an answer asks for as an event shows them: each with its arguments, scrubbed (`scrub`), or only
+ * their size when the tool's server keeps no content (`unkept`, by the model-facing tool name).
+ */
+export const shownToolCalls = (
+  calls: ReadonlyArray<ModelToolCall>,
+  scrub: (text: string) => string,
+  unkept: (tool: string) => boolean
+) =>
+  calls.map((call) => {
+    const text = scrub(JSON.stringify(call.arguments) ?? "null")
+    return unkept(call.name)
+      ? { call_id: call.id, tool: call.name, arguments_bytes: new TextEncoder().encode(text).length }
+      : { call_id: call.id, tool: call.name, arguments: jsonValueOrText(text) }
+  })
+
+/** What an answer keeps in the content store: its response and the tool calls it asks for, as events show them. */
+export interface AnswerKept {
+  readonly response: KeptJson
+  readonly toolCalls: KeptJson
+}
+
+/**
+ * `model_call_answered`: the provider answered a request. Its response and the tool calls it asks for (with their
+ * arguments) are kept in the content store: the fact names each by size and digest (ADR 0345).
  */
 export const modelCallAnswered = (
   asked: CallAsked,
   attempt: number,
   answer: ModelAnswer,
-  json: boolean,
   durationMs: number,
-  digests: ReadonlyMap<string, string> = new Map()
+  kept: AnswerKept
 ) => ({
   type: "model_call_answered",
   data: {
@@ -137,11 +168,11 @@ export const modelCallAnswered = (
     raw_finish_reason: answer.rawFinishReason,
     usage: usageShown(answer.usage),
     response_id: answer.responseId,
-    response: responseShown(answer.text, json),
-    tool_calls: answer.toolCalls.map((call) => {
-      const digest = digests.get(call.id)
-      return { call_id: call.id, tool: call.name, ...(digest === undefined ? {} : { arguments_sha256: digest }) }
-    }),
+    response_bytes: kept.response.bytes,
+    response_sha256: kept.response.sha256,
+    tool_calls_count: answer.toolCalls.length,
+    tool_calls_bytes: kept.toolCalls.bytes,
+    tool_calls_sha256: kept.toolCalls.sha256,
     warnings: [],
     attempts: attempt,
     duration_ms: durationMs,

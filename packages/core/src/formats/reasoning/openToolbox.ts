@@ -1,7 +1,8 @@
 import { Effect, Either, Option } from "effect"
 import { type Rejection, reject } from "../../domain/Rejection.js"
-import type { ListedTool, ToolServerFailed, ToolServers } from "../../ports/ToolServers.js"
+import type { ListedTool, ToolServers } from "../../ports/ToolServers.js"
 import type { ToolServerEntry } from "../../tools/ToolServerEntry.js"
+import { toolServerFailed } from "../../tools/toolRefusals.js"
 import { cutText } from "../cutText.js"
 import type { FormatRun } from "../DefinitionFormat.js"
 import { modelToolNames } from "./modelToolNames.js"
@@ -15,9 +16,6 @@ export interface ReasoningTools {
   readonly port: Option.Option<ToolServers["Type"]>
   readonly entries: ReadonlyArray<ToolServerEntry>
 }
-
-/** Seconds after which a run refused for a tool server that failed may be sent again. */
-const serverRetrySeconds = 30
 
 /** The longest description a model is given of a tool. */
 const descriptionBound = 4_096
@@ -33,13 +31,6 @@ const notOffered = (reference: ToolReference, because: string, why: string): Rej
 const serves = (entry: ToolServerEntry, org: string, playbook: string): boolean =>
   (entry.orgs === undefined || entry.orgs.includes(org)) &&
   (entry.playbooks === undefined || entry.playbooks.includes(playbook))
-
-const serverFailed = (failure: ToolServerFailed): Rejection =>
-  reject("unavailable", `The tool server ${failure.server} could not be used: ${failure.detail}`, {
-    kind: "tool_server_failed",
-    because: failure.because,
-    retryAfter: serverRetrySeconds
-  })
 
 /** The tools of one named server the reference takes: `server/*` every allowed listed tool, else the one named. */
 const pick = (
@@ -82,7 +73,8 @@ export const openToolbox =
         const listing = (refresh: boolean) =>
           port.list(entry.name, { refresh }).pipe(
             Effect.catchTags({
-              ToolServerFailed: (failure) => Effect.fail(serverFailed(failure)),
+              // The refusal of a call by hand: Retry-After only where asking again may work (ADR 0342).
+              ToolServerFailed: (failure) => Effect.fail(toolServerFailed(failure)),
               ToolServerUnknown: () =>
                 Effect.fail(
                   notOffered(reference, "tool_server_not_configured", `no tool server ${reference.server} serves it`)

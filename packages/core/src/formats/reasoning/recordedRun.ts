@@ -20,7 +20,19 @@ export interface RecordedToolCall {
   ending?: ToolCallEnding
 }
 
-/** A model call as the run recorded it: its last attempt, and its answer (the tool calls without arguments). */
+/**
+ * A model call's answer as its fact records it: all but its response and tool calls, which the content store keeps
+ * under the digests it names (ADR 0345).
+ */
+export interface RecordedAnswer {
+  readonly answer: Omit<ModelAnswer, "text" | "toolCalls">
+  readonly responseSha256: string
+  readonly toolCallsSha256: string
+  /** How many tool calls it asked for. */
+  readonly toolCallsCount: number
+}
+
+/** A model call as the run recorded it: its last attempt, and its answer. */
 export interface RecordedModelCall {
   readonly number: number
   attempt: number
@@ -28,9 +40,7 @@ export interface RecordedModelCall {
   readonly repair: boolean
   /** Whether its last attempt ended (answered or failed). */
   ended: boolean
-  answer?: ModelAnswer
-  /** The digests the arguments of its answer's tool calls are kept under, by call id. */
-  argumentDigests?: ReadonlyMap<string, string>
+  answered?: RecordedAnswer
 }
 
 /** What a run recorded since its start: its model calls and tool calls, in order. */
@@ -59,25 +69,25 @@ interface AnsweredData {
   readonly raw_finish_reason: string | null
   readonly usage: ShownUsage
   readonly response_id: string | null
-  readonly response: unknown
-  readonly tool_calls: ReadonlyArray<{
-    readonly call_id: string
-    readonly tool: string
-    readonly arguments_sha256?: string
-  }>
+  readonly response_sha256: string
+  readonly tool_calls_count: number
+  readonly tool_calls_sha256: string
   readonly cost_usd?: number
 }
 
-/** The answer a `model_call_answered` shows, its tool calls' arguments left to what the tool calls kept. */
-const answerOf = (data: AnsweredData): ModelAnswer => ({
-  text: typeof data.response === "string" ? data.response : JSON.stringify(data.response),
-  toolCalls: data.tool_calls.map((call) => ({ id: call.call_id, name: call.tool, arguments: {} })),
-  finishReason: data.finish_reason,
-  rawFinishReason: data.raw_finish_reason,
-  usage: usageOf(data.usage),
-  responseId: data.response_id,
-  model: data.model.answered,
-  ...(data.cost_usd === undefined ? {} : { costUsd: data.cost_usd })
+/** The answer a `model_call_answered` records, its response and tool calls named by their digests. */
+const answerOf = (data: AnsweredData): RecordedAnswer => ({
+  answer: {
+    finishReason: data.finish_reason,
+    rawFinishReason: data.raw_finish_reason,
+    usage: usageOf(data.usage),
+    responseId: data.response_id,
+    model: data.model.answered,
+    ...(data.cost_usd === undefined ? {} : { costUsd: data.cost_usd })
+  },
+  responseSha256: data.response_sha256,
+  toolCallsSha256: data.tool_calls_sha256,
+  toolCallsCount: data.tool_calls_count
 })
 
 /**
@@ -110,14 +120,8 @@ export const recordedRun = (facts: ReadonlyArray<FormatFact>): RecordedRun => {
       case "model_call_answered": {
         const known = modelCall(data.number as number)
         if (known === undefined) break
-        const answered = fact.data as AnsweredData
         known.ended = true
-        known.answer = answerOf(answered)
-        known.argumentDigests = new Map(
-          answered.tool_calls.flatMap((call) =>
-            call.arguments_sha256 === undefined ? [] : [[call.call_id, call.arguments_sha256] as const]
-          )
-        )
+        known.answered = answerOf(fact.data as AnsweredData)
         break
       }
       case "model_call_failed": {

@@ -3,6 +3,7 @@ import { conflict, type Rejection, reject } from "../../domain/Rejection.js"
 import type { Models } from "../../models/Models.js"
 import type { ModelAnswer, ModelMessage, ModelToolCall, ModelUsage } from "../../ports/ModelProvider.js"
 import type { CancelAsked, FormatEnding, FormatRun } from "../DefinitionFormat.js"
+import { delayKept } from "../delayKept.js"
 import { afterTools } from "./afterTools.js"
 import { answerRecord } from "./answerRecord.js"
 import { type CallContext, callLimitMillis, callModel } from "./callModel.js"
@@ -36,6 +37,17 @@ const effectUnknown = (call: RecordedToolCall): Rejection =>
     { kind: "effect_unknown", because: "interrupted" }
   )
 
+/**
+ * The ending of a run performed again whose recorded answer the content store no longer holds (ADR 0345): it
+ * cannot go on from it; after a tool call this is `tools_unfinished` or `effect_unknown` (§2.9).
+ */
+const unreadable = (number: number): Rejection =>
+  reject(
+    "unavailable",
+    `The run cannot go on from what it recorded: the answer of its model call ${number} is not in the playbook's content store.`,
+    { because: "no_answer" }
+  )
+
 /** The ending of a run cancelled while its loop went on: `cancelled`, with the cancel's kind and reason. */
 const cancelledBy = (asked: CancelAsked): Rejection =>
   reject("cancelled", asked.reason ?? `The run was cancelled at the request of ${asked.by}.`, { kind: asked.kind })
@@ -49,6 +61,15 @@ interface Spending {
 
 const inputTokensOf = (usage: ModelUsage): number =>
   (usage.input.uncached ?? 0) + (usage.input.cacheRead ?? 0) + (usage.input.cacheWrite ?? 0)
+
+/**
+ * A run rejected before its model was called (its model not offered, no provider, its tools not opened): its
+ * record keeps only the delay the rejection asks, so a tool server's Retry-After reaches the caller (ADR 0342).
+ */
+const rejectedBeforeModel = (rejection: Rejection): FormatEnding => {
+  const record = delayKept(rejection)
+  return { _tag: "Rejected", rejection, ...(record.retry_after_ms === undefined ? {} : { record }) }
+}
 
 /**
  * Carries out a reasoning run (function-formats.md §2.7): prepares it (model, options, input, prompt) before
@@ -68,25 +89,25 @@ export const runReasoning = (
   Effect.gen(function* () {
     const began = yield* Clock.currentTimeMillis
     const prepared = prepareRun(run, models.settings)
-    if (Either.isLeft(prepared)) return { _tag: "Rejected", rejection: prepared.left } as const
+    if (Either.isLeft(prepared)) return rejectedBeforeModel(prepared.left)
     const { document, model, providerOptions, prompt } = prepared.right
     const recordFacts = run.record ?? (() => Effect.void)
     const recorded = recordedRun(run.resumed?.facts ?? [])
     const resumed = yield* resumeConversation(recorded, run.recall ?? (() => Effect.succeed(Option.none())))
     if (resumed.closing.length > 0) {
       const closed = yield* Effect.either(recordFacts(resumed.closing))
-      if (Either.isLeft(closed)) return { _tag: "Rejected", rejection: closed.left } as const
+      if (Either.isLeft(closed)) return rejectedBeforeModel(closed.left)
     }
     const opened = yield* Effect.either(openTools(run, document.tools))
-    if (Either.isLeft(opened))
-      return { _tag: "Rejected", rejection: afterTools(opened.left, toolsCalledIn(recorded)) } as const
+    if (Either.isLeft(opened)) return rejectedBeforeModel(afterTools(opened.left, toolsCalledIn(recorded)))
     const tools = opened.right
     const context: CallContext = {
       models,
       record: recordFacts,
+      keep: run.keep ?? (() => Effect.void),
       json: document.output.format === "json",
       runDeadline: began + runLimitMillis(document.settings.maxOutputTokens),
-      keepArguments: tools.keepArguments
+      shownCalls: tools.shownCalls
     }
     const spending: Spending = { usage: resumed.usage, cost: resumed.cost, answered: resumed.answered }
     const messages: Array<ModelMessage> = [{ role: "user", text: prompt.message }, ...resumed.messages]
@@ -157,6 +178,7 @@ export const runReasoning = (
       Effect.gen(function* () {
         let next = start
         if (next._tag === "EffectUnknown") return yield* Effect.fail(effectUnknown(next.call))
+        if (next._tag === "Unreadable") return yield* Effect.fail(unreadable(next.number))
         if (next._tag === "Call") yield* carry(next.calls)
         for (;;) {
           const withinTokens = inputTokensOf(spending.usage) < (models.settings.maxInputTokens ?? defaultMaxInputTokens)
@@ -210,9 +232,8 @@ export const runReasoning = (
     const cost = spending.cost === undefined ? {} : { cost_usd: spending.cost }
     const rejected = (rejection: Rejection): FormatEnding => {
       const ending = afterTools(rejection, tools.called())
-      const delay = ending.retryAfter === undefined ? {} : { retry_after_ms: ending.retryAfter * 1000 }
       const spent = spending.answered ? { usage: usageShown(spending.usage), duration_ms: duration, ...cost } : {}
-      const record = { ...spent, ...delay }
+      const record = { ...spent, ...delayKept(ending) }
       return { _tag: "Rejected", rejection: ending, ...(Object.keys(record).length === 0 ? {} : { record }) }
     }
     if (Either.isLeft(ended)) return rejected(ended.left)

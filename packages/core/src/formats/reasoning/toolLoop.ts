@@ -15,6 +15,7 @@ import type { ToolServerEntry } from "../../tools/ToolServerEntry.js"
 import { toolServerLimits } from "../../tools/ToolServerEntry.js"
 import { callWaitingOutRateLimit } from "../../tools/waitOutRateLimit.js"
 import type { FormatRun } from "../DefinitionFormat.js"
+import { shownToolCalls } from "./modelCallFacts.js"
 import { recordedRun } from "./recordedRun.js"
 import type { Toolbox, ToolsStop } from "./Toolbox.js"
 
@@ -255,17 +256,6 @@ export const toolLoop = (run: FormatRun, port: ToolServers["Type"], offered: Rea
       names: [...new Set(called.map((made) => made.name))]
     }),
     unrecorded: () => unrecorded,
-    keepArguments: (calls) =>
-      Effect.gen(function* () {
-        const digests = new Map<string, string>()
-        for (const call of calls) {
-          const target = byName.get(call.name)
-          if (target === undefined || target.entry.recordContent === false || !isMapping(call.arguments)) continue
-          const text = port.scrub(JSON.stringify(call.arguments))
-          yield* keep([text])
-          digests.set(call.id, sha256Of(text))
-        }
-        return digests
-      })
+    shownCalls: (calls) => shownToolCalls(calls, port.scrub, (name) => byName.get(name)?.entry.recordContent === false)
   }
 }

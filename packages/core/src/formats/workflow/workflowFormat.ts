@@ -7,6 +7,7 @@ import type { DefinitionFormat, ReadDocument, SourceIssue } from "../DefinitionF
 import { schemaValidator } from "../jsonSchema/SchemaValidator.js"
 import { readWorkflow } from "./readWorkflow.js"
 import type { WorkflowDocument } from "./WorkflowDocument.js"
+import { workflowUses } from "./workflowUses.js"
 
 /** The most documents the format keeps read, by source text (a run reads its version's source again). */
 const documentsKept = 128
@@ -39,6 +40,7 @@ export const workflowFormat = (engine: WorkflowEngine["Type"]): DefinitionFormat
           ...(document.outputSchema === undefined ? {} : { outputSchema: document.outputSchema }),
           ...(document.shape === undefined ? {} : { shape: document.shape }),
           ...(document.triggers.length === 0 ? {} : { triggers: document.triggers.map(triggerViewOf) }),
+          uses: workflowUses(document),
           warnings: [],
           finishesLater: true,
           callsTools: false

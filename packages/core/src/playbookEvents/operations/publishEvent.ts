@@ -6,7 +6,6 @@ import { storeToRejection } from "../../ledger/unavailable.js"
 import { Ids } from "../../ports/Ids.js"
 import { Ledger } from "../../ports/Ledger.js"
 import { canonicalJson } from "../../runs/canonicalDigest.js"
-import { offerEvent } from "../../workflow/run/offerEvent.js"
 import { eventIssues, jsonBytes, rfc3339Instant } from "../checkEvent.js"
 import {
   type CloudEvent,
@@ -114,7 +113,6 @@ export const publishEvent = declare({
         if (raced !== undefined) return yield* raced
         return yield* Effect.fail(conflict("Another request recorded an event at the same moment; send it again."))
       }
-      yield* Effect.forkDaemon(offerEvent(org, playbook!.id, event, appended.value.id))
       return answerOf(appended.value.data as EventPublished, appended.value.metadata.at)
     })
 })

@@ -3,6 +3,7 @@ import type { WorkflowDocument } from "../../formats/workflow/WorkflowDocument.j
 import type { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
 import type { EngineOutput } from "./EngineOutput.js"
 import type { StepEntry } from "./StepEntry.js"
+import type { StatePatch } from "./statePatch.js"
 import type { WorkflowInput } from "./WorkflowInput.js"
 
 /**
@@ -16,6 +17,8 @@ export interface Applied {
   readonly state: RunStateData
   readonly steps: ReadonlyArray<StepEntry>
   readonly outputs: ReadonlyArray<EngineOutput>
+  /** The state change the input records (RFC 6902, from the state given; the whole state for `started`). */
+  readonly patch: StatePatch
 }
 
 /**

@@ -140,6 +140,8 @@ export interface RunCounters {
   emittedBytes: number
   received: number
   receivedBytes: number
+  /** The bytes of history the run recorded before this input, as JSON (patches and step entries; ADR 0297). */
+  recorded?: number
 }
 
 /**

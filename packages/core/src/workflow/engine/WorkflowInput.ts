@@ -72,6 +72,11 @@ export type WorkflowInput =
        * takes it, the input is stale instead of waiting in the inbox (workflow-format.md §8.1).
        */
       readonly offered?: boolean
+      /**
+       * For an offered event, the keys of the open listens it is offered to: those that were open when the event was
+       * recorded (workflow-format.md §8.1, ADR 0295); absent, any open listen may take it.
+       */
+      readonly to?: ReadonlyArray<string>
     }
   | {
       readonly kind: "cancel_requested"

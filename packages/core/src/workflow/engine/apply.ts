@@ -12,8 +12,10 @@ import { jsonBytes } from "./jsonValues.js"
 import { slotFor } from "./listenTask.js"
 import { armTimer, disarmTimer, inputWallTime, type Machine } from "./Machine.js"
 import type { Fault, RunState } from "./RunStateShape.js"
+import { countRecorded, holdsTooMuch, keepsTooMuch, maxHistoryBytes, recordedChange } from "./recordedChange.js"
 import { rejectedBy } from "./runEnding.js"
 import { StepRecorder } from "./StepRecorder.js"
+import type { StatePatch } from "./statePatch.js"
 import { taskAt, taskIndex } from "./taskIndex.js"
 import { runVariables } from "./variables.js"
 import type { CancelKind, RunEvent, WorkflowInput } from "./WorkflowInput.js"
@@ -26,8 +28,6 @@ export const maxInboxBytes = 1_048_576
 /** Events a run receives over its life at most, and their size. */
 export const maxReceived = 1_024
 export const maxReceivedBytes = 4 * 1_048_576
-/** The data a run holds at most, as JSON. */
-export const maxStateBytes = 4 * 1_048_576
 /** The largest run output, as JSON (seed: "Workflow 1,048,574 bytes"). */
 export const maxOutputBytes = 1_048_574
 /** `$runtime.version` when the host gives none. */
@@ -149,11 +149,24 @@ const begin = (machine: Machine): Effect.Effect<void, Stopped> =>
     armTimer(machine, state.limits.endsBy, { kind: "overrun" })
   })
 
-/** Which open listen takes an event (§8.1), in the order they opened, as the signal to deliver; or none. */
-const takerOf = (machine: Machine, event: RunEvent, offered: boolean): Effect.Effect<Signal | undefined> =>
+/** What an event comes as: sent to the run, or a playbook event offered to the open listens `to` (all if absent). */
+type Arrival = { readonly offered: false } | { readonly offered: true; readonly to?: ReadonlyArray<string> }
+
+/**
+ * Which open listen takes an event (§8.1), in the order they opened, as the signal to deliver; or none. An offered
+ * event reaches only listens that registered for playbook events and were open when it was recorded (ADR 0295).
+ */
+const takerOf = (machine: Machine, event: RunEvent, arrival: Arrival): Effect.Effect<Signal | undefined> =>
   Effect.gen(function* () {
     const { state } = machine
-    const listens = Object.values(state.listens).sort((left, right) => left.frame - right.frame)
+    const offered = arrival.offered
+    const listens = Object.entries(state.listens)
+      .filter(
+        ([key, listen]) =>
+          !offered || (listen.filters.length > 0 && (arrival.to === undefined || arrival.to.includes(key)))
+      )
+      .map(([, listen]) => listen)
+      .sort((left, right) => left.frame - right.frame)
     for (const listen of listens) {
       const frame = state.root === undefined ? undefined : frameById(state.root, listen.frame)
       const task = taskAt(machine.index, listen.reference)
@@ -169,13 +182,15 @@ const takerOf = (machine: Machine, event: RunEvent, offered: boolean): Effect.Ef
  * An event for the run (§8.1): counted against the run's lifetime limits, taken by the first open listen it fits,
  * else kept in the inbox (a sent event) or stale (an offered one). Returns whether it applies.
  */
-const receive = (machine: Machine, event: RunEvent, offered: boolean): Effect.Effect<boolean, Stopped> =>
+const receive = (machine: Machine, event: RunEvent, key: string, arrival: Arrival): Effect.Effect<boolean, Stopped> =>
   Effect.gen(function* () {
     const { state } = machine
-    const signal = yield* takerOf(machine, event, offered)
-    if (signal === undefined && offered) return false
+    const signal = yield* takerOf(machine, event, arrival)
+    if (signal === undefined && arrival.offered) return false
     const bytes = jsonBytes(event)
     state.seen.push(event.id)
+    // An offered event is known by its record id too (§8.1): the same record offered again is stale.
+    if (arrival.offered && key !== event.id) state.seen.push(key)
     state.counters.received += 1
     state.counters.receivedBytes += bytes
     if (state.counters.received > maxReceived || state.counters.receivedBytes > maxReceivedBytes) {
@@ -229,7 +244,14 @@ const take = (machine: Machine, input: WorkflowInput): Effect.Effect<boolean, St
       )
     }
     case "event_received":
-      return receive(machine, input.event, input.offered === true)
+      return receive(
+        machine,
+        input.event,
+        input.key,
+        input.offered === true
+          ? { offered: true, ...(input.to === undefined ? {} : { to: input.to }) }
+          : { offered: false }
+      )
     case "cancel_requested": {
       const ending: RunEnding = {
         status: "rejected",
@@ -252,7 +274,7 @@ const isStale = (state: RunState, input: WorkflowInput): boolean => {
     case "call_answered":
       return state.calls[input.key] === undefined
     case "event_received":
-      return state.seen.includes(input.event.id)
+      return state.seen.includes(input.event.id) || (input.offered === true && state.seen.includes(input.key))
     case "cancel_requested":
       return false
   }
@@ -279,7 +301,15 @@ const initialState = (input: Extract<WorkflowInput, { kind: "started" }>): RunSt
   nextTimer: 0,
   nextFrame: 0,
   runs: {},
-  counters: { inputs: 0, tasksWithoutWait: 0, emitted: 0, emittedBytes: 0, received: 0, receivedBytes: 0 },
+  counters: {
+    inputs: 0,
+    tasksWithoutWait: 0,
+    emitted: 0,
+    emittedBytes: 0,
+    received: 0,
+    receivedBytes: 0,
+    recorded: 0
+  },
   timers: {},
   calls: {},
   listens: {},
@@ -347,9 +377,28 @@ export const apply: Interpret = (document: WorkflowDocument, given: RunStateData
       )
     )
     if (!(yield* applied)) return undefined
-    if (state.ended === undefined && jsonBytes(state) > maxStateBytes) {
-      const error = runtimeFault("runtime", 500, "/", "The run holds too much data", "a run holds at most 4 MiB").error
-      settle(machine, rejectedBy({ error }), "parent_ended")
-    }
-    return { state: state as unknown as RunStateData, steps: machine.steps.entries, outputs: machine.outputs }
+    const patch = withinRecordBounds(machine, previous)
+    return { state: state as unknown as RunStateData, steps: machine.steps.entries, outputs: machine.outputs, patch }
   })
+
+/**
+ * The limits of §15 on what a run holds and records (ADR 0297), checked once an input is applied: the data it holds
+ * (4 MiB), the change one input records (1.5 MiB: a value kept across a wait with the rest of the change) and the
+ * recorded history (512 MiB). Past any of them the run is rejected at once (`ERR/runtime` 500, never caught) and the
+ * input records that ending instead. The input's state patch, its change counted into the history.
+ */
+const withinRecordBounds = (machine: Machine, previous: RunState | undefined): StatePatch => {
+  const { state } = machine
+  const reject = (title: string, detail: string) => {
+    settle(machine, rejectedBy({ error: runtimeFault("runtime", 500, "/", title, detail).error }), "parent_ended")
+    return recordedChange(previous, state, machine.steps.entries)
+  }
+  if (state.ended === undefined && holdsTooMuch(machine.document, state))
+    reject("The run holds too much data", "a run holds at most 4 MiB, with its document and 4 KiB per task under way")
+  let change = recordedChange(previous, state, machine.steps.entries)
+  if (state.ended === undefined && keepsTooMuch(change, machine.steps.entries))
+    change = reject("The run keeps too large a value", "one input records at most 1,572,864 bytes of change")
+  if (state.ended === undefined && (previous?.counters.recorded ?? 0) + change.bytes > maxHistoryBytes)
+    change = reject("The run's history is too long", "a run records at most 512 MiB of history")
+  return countRecorded(previous, state, change)
+}

@@ -75,6 +75,12 @@ export const holds = (node: ListFrame | TaskFrame, id: number): boolean => {
   return framesUnder(node).some((inner) => holds(inner, id))
 }
 
+/** How many task frames (tasks under way) a frame is or holds. */
+export const tasksUnderWay = (node: ListFrame | TaskFrame): number => {
+  if (isList(node)) return node.child === undefined ? 0 : tasksUnderWay(node.child)
+  return framesUnder(node).reduce((count, inner) => count + tasksUnderWay(inner), 1)
+}
+
 /** A new list frame with its input and the variables it adds. */
 export const newList = (
   machine: Machine,

@@ -38,9 +38,16 @@ export const filterMatches = (
     return true
   })
 
+/** The type a filter names literally (non-empty text), which registers it for playbook events (§8.1). */
+const literalType = (filter: EventFilter): string | undefined => {
+  const type = filter.attributes.find(([name]) => name === "type")?.[1]
+  return type?._tag === "Literal" && typeof type.value === "string" && type.value !== "" ? type.value : undefined
+}
+
 /**
  * The slot an event fills in a listen (§8.1), or -1: `one`/`any` fill their one slot with an event fitting any
- * filter; `all` fills the first empty slot whose filter the event fits.
+ * filter; `all` fills the first empty slot whose filter the event fits. An offered playbook event is heard only by
+ * filters whose type is written literally.
  */
 export const slotFor = (
   machine: Machine,
@@ -53,7 +60,7 @@ export const slotFor = (
   Effect.gen(function* () {
     for (const [index, filter] of body.filters.entries()) {
       const slot = body.to === "all" ? index : 0
-      if (taken[slot] !== null) continue
+      if (taken[slot] !== null || (offered && literalType(filter) === undefined)) continue
       if (yield* filterMatches(machine, filter, event, instance, offered)) return slot
     }
     return -1
@@ -62,10 +69,8 @@ export const slotFor = (
 /** The filters a listen registers for playbook events: those whose `type` is written literally (§8.1). */
 const literalFilters = (body: ListenBody): ReadonlyArray<ListenFilter> =>
   body.filters.flatMap((filter) => {
-    const type = filter.attributes.find(([name]) => name === "type")?.[1]
-    return type?._tag === "Literal" && typeof type.value === "string" && type.value !== ""
-      ? [{ reference: filter.reference, type: type.value }]
-      : []
+    const type = literalType(filter)
+    return type === undefined ? [] : [{ reference: filter.reference, type }]
   })
 
 /** What a satisfied listen outputs: each taken event's data, or the whole event (decision W9). */

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Queue } from "effect"
 import { RuntimeConfig } from "../../config/RuntimeConfig.js"
-import { defaultMaxRunMilliseconds } from "../../formats/workflow/readWorkflow.js"
 import type { WorkflowDocument } from "../../formats/workflow/WorkflowDocument.js"
 import { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
+import { workflowSettingsOf } from "../workflowSettings.js"
 import { makeRunLocks, type RunLocks } from "./runLocks.js"
 
 /** The most workflow documents a runtime keeps read, by definition version. */
@@ -20,6 +20,8 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
     readonly documents: Map<string, WorkflowDocument>
     readonly locks: RunLocks
     readonly maxRunMilliseconds: number
+    /** The most open calls among all runs under one root run (workflow-format.md §7.3; ADR 0296). */
+    readonly maxOpenCalls: number
     /** `$runtime.version`: the runtime's version as it introduces itself. */
     readonly runtimeVersion: string
     /**
@@ -44,7 +46,7 @@ export class WorkflowEngine extends Context.Tag("@runledger/core/WorkflowEngine"
         evaluator: yield* ExpressionEvaluator,
         documents: new Map(),
         locks: makeRunLocks(),
-        maxRunMilliseconds: settings.maxRunMilliseconds ?? defaultMaxRunMilliseconds,
+        ...(yield* workflowSettingsOf(settings)),
         runtimeVersion: settings.serverVersion,
         nudges: yield* Queue.sliding<void>(1),
         timerLoop: { wakesAt: Number.NEGATIVE_INFINITY }

@@ -9,7 +9,7 @@ import type { Applied } from "../engine/Interpreter.js"
 import { isEnded, openCalls } from "../engine/runState.js"
 import type { WorkflowInput } from "../engine/WorkflowInput.js"
 import { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
-import { type DriveServices, driveRun, handOffToCaller, offerEmitted } from "./driveRun.js"
+import { type DriveServices, driveRun, handOffToCaller } from "./driveRun.js"
 import { loadWorkflowDocument } from "./loadWorkflowDocument.js"
 import { type RunContext, readRunContext } from "./RunContext.js"
 import { type PreparedInput, prepareInput } from "./recordInput.js"
@@ -80,15 +80,7 @@ const carryOnAfter = (
     return Effect.all(
       [
         moreToDo ? Effect.forkDaemon(driveRun(caller.context.stream)) : Effect.void,
-        isEnded(caller.applied.state) ? handOffToCaller(caller.context) : Effect.void,
-        Effect.forEach(
-          caller.applied.outputs,
-          (output) =>
-            output.kind === "emit"
-              ? Effect.forkDaemon(offerEmitted(caller.context, output.event, recorded.emitted))
-              : Effect.void,
-          { discard: true }
-        )
+        isEnded(caller.applied.state) ? handOffToCaller(caller.context) : Effect.void
       ],
       { discard: true }
     )

@@ -1,7 +1,6 @@
 import { Clock, Effect, Option, Queue, Random } from "effect"
 import type { Fact } from "../../domain/Fact.js"
 import type { Formats } from "../../formats/DefinitionFormat.js"
-import type { CloudEvent } from "../../playbookEvents/eventPublished.js"
 import type { ContentStore } from "../../ports/ContentStore.js"
 import type { Ids } from "../../ports/Ids.js"
 import type { Ledger } from "../../ports/Ledger.js"
@@ -13,7 +12,6 @@ import { armedTimers, isEnded, openCalls } from "../engine/runState.js"
 import type { CallAnswer, RunEvent, WorkflowInput } from "../engine/WorkflowInput.js"
 import { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
 import { loadWorkflowDocument } from "./loadWorkflowDocument.js"
-import { offerEvent } from "./offerEvent.js"
 import { contextOf, type RunContext, readRunContext } from "./RunContext.js"
 import { recordInput } from "./recordInput.js"
 import { runLimits } from "./runLimits.js"
@@ -261,9 +259,6 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
       standing.answers.push(...recorded.value.answers)
       yield* startCalls(context, standing, recorded.value.later)
       if (isEnded(result.state)) yield* handOffToCaller(context)
-      for (const output of result.outputs)
-        if (output.kind === "emit")
-          yield* Effect.forkDaemon(offerEmitted(context, output.event, recorded.value.emitted))
     }
     if (applied >= inputsPerDrive || conflicts >= conflictRounds) yield* Queue.offer(engine.nudges, undefined)
     return { applied: applied > 0, going: true, firstTaken } satisfies Drove
@@ -282,32 +277,18 @@ export const handOffToCaller = (context: RunContext) =>
       : Effect.asVoid(Effect.forkDaemon(driveRun(callerStreamOf(context.stream, calledBy))))
   })
 
-/** Offers the events a run emitted to the playbook's other listening runs, after this run's lock is let go. */
-export const offerEmitted = (context: RunContext, event: RunEvent, records: ReadonlyMap<string, string>) =>
-  Effect.suspend(() => {
-    const recordId = records.get(event.id)
-    return recordId === undefined
-      ? Effect.void
-      : offerEvent(
-          context.org,
-          context.playbook,
-          { specversion: "1.0", ...event } as CloudEvent,
-          recordId,
-          context.stream
-        )
-  })
-
 /**
  * Gives a run one event (workflow-format.md §8.1): sent to it by id (`send_run_event`), or a playbook event offered
- * to its open listen. The run takes it as its next input and goes on as far as it can. `going: false` when the
- * stream holds no going workflow run; `firstTaken: false` when the run had already received an event of that id
- * (or, offered, no listen took it).
+ * to its open listens (those of `to`, when given). The run takes it as its next input and goes on as far as it can.
+ * `going: false` when the stream holds no going workflow run; `firstTaken: false` when the run had already received
+ * an event of that id (or, offered, no listen took it).
  */
 export const applyEvent = (
   stream: string,
   event: RunEvent,
   key: string,
-  offered: boolean
+  offered: boolean,
+  to?: ReadonlyArray<string>
 ): Effect.Effect<Drove, never, DriveServices> =>
   Effect.gen(function* () {
     const engine = yield* WorkflowEngine
@@ -321,7 +302,8 @@ export const applyEvent = (
           key,
           at: now,
           event,
-          ...(offered ? { offered: true } : {})
+          ...(offered ? { offered: true } : {}),
+          ...(offered && to !== undefined ? { to } : {})
         }))
       })
     )

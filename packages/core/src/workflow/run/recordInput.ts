@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import type { Fact, NewFactMetadata } from "../../domain/Fact.js"
 import type { Formats } from "../../formats/DefinitionFormat.js"
 import { type DraftFact, placeFacts } from "../../ledger/decide.js"
-import { type EventPublished, eventPublished, playbookEventStream } from "../../playbookEvents/eventPublished.js"
+import { playbookEventStream } from "../../playbookEvents/eventPublished.js"
 import type { ContentStore } from "../../ports/ContentStore.js"
 import type { Ids } from "../../ports/Ids.js"
 import { type AppendResult, Ledger, type StreamAppend, type VersionConflict } from "../../ports/Ledger.js"
@@ -14,8 +14,8 @@ import { runStream } from "../../runs/runFacts.js"
 import { runsPartition, runsView } from "../../runs/runsProjection.js"
 import type { Applied, RunStateData } from "../engine/Interpreter.js"
 import { nextDueAt, openCalls, openListens } from "../engine/runState.js"
-import { diffState } from "../engine/statePatch.js"
 import type { CallAnswer, WorkflowInput } from "../engine/WorkflowInput.js"
+import { callsBeyondBound } from "../tree/openCallBound.js"
 import { emittedEventFact } from "./emittedEventFact.js"
 import { endingFact } from "./endingFact.js"
 import type { RunContext } from "./RunContext.js"
@@ -26,7 +26,7 @@ import {
   type StartCallOutput,
   startCallWithin
 } from "./startCall.js"
-import { workflowDriveOrigin, workflowTimerOrigin } from "./WorkflowEngine.js"
+import { type WorkflowEngine, workflowDriveOrigin, workflowTimerOrigin } from "./WorkflowEngine.js"
 import { type WorkflowInputApplied, workflowInputApplied } from "./workflowFacts.js"
 
 /** The metadata every fact of a workflow run carries: the run, its definition, its chain and its call. */
@@ -61,18 +61,18 @@ const receiptOf = (input: WorkflowInput): Pick<WorkflowInputApplied, "input" | "
   }
 }
 
-/** The literal event types the run's open listens hear, when it listens for any. */
-const listeningOf = (state: RunStateData): { listening?: ReadonlyArray<string> } => {
-  const types = [...new Set(openListens(state).flatMap((listen) => listen.filters.map((filter) => filter.type)))]
-  return types.length === 0 ? {} : { listening: types }
+/** The run's open listens registered for playbook events, each with the literal types it hears, when any is. */
+const listensOf = (state: RunStateData): Pick<WorkflowInputApplied, "listens"> => {
+  const registered = openListens(state).filter((listen) => listen.filters.length > 0)
+  if (registered.length === 0) return {}
+  const listens = registered.map((listen) => [listen.key, [...new Set(listen.filters.map((filter) => filter.type))]])
+  return { listens: Object.fromEntries(listens) }
 }
 
 /** What one recorded input appended: the input's fact as placed and the run stream's new version. */
 export interface Recorded {
   readonly fact: Fact
   readonly version: number
-  /** The record id of each event the input emitted, by event id. */
-  readonly emitted: ReadonlyMap<string, string>
   /** The answers of the calls the input started that answered within its append (or could not start). */
   readonly answers: ReadonlyArray<{ readonly key: string; readonly answer: CallAnswer }>
   /** The calls the input started whose callee starts on its own now the input is recorded (workflows). */
@@ -100,7 +100,11 @@ export const recordInput = (
   applied: Applied,
   causation: string,
   calls: CallsStart
-): Effect.Effect<Recorded, VersionConflict | StoreUnavailable, Ledger | Views | Ids | Formats | ContentStore> =>
+): Effect.Effect<
+  Recorded,
+  VersionConflict | StoreUnavailable,
+  Ledger | Views | Ids | Formats | ContentStore | WorkflowEngine
+> =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const prepared = yield* prepareInput(context, version, before, input, applied, causation, calls)
@@ -136,7 +140,7 @@ export const prepareInput = (
   applied: Applied,
   causation: string,
   calls: CallsStart
-): Effect.Effect<PreparedInput, StoreUnavailable, Views | Ids | Formats | ContentStore | Ledger> =>
+): Effect.Effect<PreparedInput, StoreUnavailable, Views | Ids | Formats | ContentStore | Ledger | WorkflowEngine> =>
   Effect.gen(function* () {
     const views = yield* Views
     const settle = applied.outputs.find((output) => output.kind === "settle")
@@ -157,18 +161,21 @@ export const prepareInput = (
           ]
         : []
     )
+    const openAfter = openCalls(applied.state)
+    const openCallChange = openAfter.length - (before === undefined ? 0 : openCalls(before).length)
     const data: WorkflowInputApplied = {
       run_id: context.runId,
       ...receiptOf(input),
       step_count: applied.steps.length,
       steps: applied.steps,
       output_kinds: applied.outputs.map((output) => output.kind),
-      patch: diffState(before, applied.state),
+      patch: applied.patch,
       ...(nextDue === undefined ? {} : { next_due_at: new Date(nextDue).toISOString() }),
       ...(input.kind === "call_answered" ? { answered: [input.key] } : {}),
-      open_calls: openCalls(applied.state).map((call) => call.key),
+      open_calls: openAfter.map((call) => call.key),
+      ...(openCallChange === 0 ? {} : { open_call_change: openCallChange }),
       ...(starting.length === 0 ? {} : { starting }),
-      ...listeningOf(applied.state),
+      ...listensOf(applied.state),
       ended: settle !== undefined
     }
     const metadata = runMetadata(context, causation)
@@ -230,9 +237,14 @@ export const prepareInput = (
       }
     }
     const startCalls = applied.outputs.filter((output): output is StartCallOutput => output.kind === "start_call")
-    const decided: ReadonlyArray<CallWithin> = calls.within
-      ? yield* Effect.forEach(startCalls, (call) => startCallWithin(context, call, inputFact!.id, calls.kept))
-      : startCalls.map((call) => ({ _tag: "Later", call }) as const)
+    const refused = yield* callsBeyondBound(context, openCallChange, startCalls)
+    const decided: ReadonlyArray<CallWithin> = yield* Effect.forEach(startCalls, (call) => {
+      const answer = refused.get(call.key)
+      if (answer !== undefined) return Effect.succeed({ _tag: "Answer", key: call.key, answer } as const)
+      return calls.within
+        ? startCallWithin(context, call, inputFact!.id, calls.kept)
+        : Effect.succeed({ _tag: "Later", call } as const)
+    })
     for (const call of decided) if (call._tag === "Within") appends.push(...call.started.appends)
     const origin = setsTimer ? workflowTimerOrigin(nextDue) : workflowDriveOrigin
     return {
@@ -240,13 +252,9 @@ export const prepareInput = (
       origin,
       startsWithin: decided.some((call) => call._tag === "Within"),
       recorded: (result: AppendResult): Recorded => {
-        const emitted = new Map<string, string>()
-        for (const fact of result.facts)
-          if (fact.type === eventPublished) emitted.set((fact.data as EventPublished).event_id, fact.id)
         return {
           fact: result.facts.find((fact) => fact.id === inputFact!.id)!,
           version: result.versions.get(context.stream)!,
-          emitted,
           answers: decided.flatMap((call) => answerWithin(call, result.facts)),
           later: decided.flatMap((call) => (call._tag === "Later" ? [call.call] : []))
         }

@@ -106,12 +106,13 @@ const inputApplied = (due: WorkflowDue, key: ViewKey, fact: Fact): ViewDoc | und
 
 /**
  * Folds what a going workflow run waits for into one document per run (ADR 0271): its `run_started` opens it, due
- * at once (so a start whose first input a crash lost is taken up); each `workflow_input_applied` sets the next
- * timer, the open calls and the calls it started; the start of a called run that finishes later clears its call's
- * starting mark (one that finishes within its call keeps it until it answers, so a crash in between runs it
- * again), and its
- * ending marks the call arrived on the caller's document in the same append as that ending, so no wake-up can be
- * lost; a cancel marks itself; the run's own ending removes the document.
+ * after the hand-over time, since the request that started it drives it at once (a start whose first input a crash
+ * lost is taken up then, and no timer loop drives a run beside the request starting it: ADR 0406); each
+ * `workflow_input_applied` sets the next timer, the open calls and the calls it started; the start of a called run
+ * that finishes later clears its call's starting mark (one that finishes within its call keeps it until it
+ * answers, so a crash in between runs it again), and its ending marks the call arrived on the caller's document in
+ * the same append as that ending, so no wake-up can be lost; a cancel marks itself; the run's own ending removes
+ * the document.
  */
 export const workflowDueProjection: Projection = {
   view: workflowDueView,
@@ -121,7 +122,13 @@ export const workflowDueProjection: Projection = {
     const due = current?.data as WorkflowDue | undefined
     if (key.id !== fact.metadata.stream) return due === undefined ? undefined : calleeMoved(due, key, fact)
     if (fact.type === "run_started")
-      return docOf(key, { stream: key.id, next_due_at: fact.metadata.at, open_calls: [], starting: {}, arrivals: {} })
+      return docOf(key, {
+        stream: key.id,
+        next_due_at: handedOver(fact.metadata.at),
+        open_calls: [],
+        starting: {},
+        arrivals: {}
+      })
     if (due === undefined) return undefined
     if (fact.type === workflowInputApplied) return inputApplied(due, key, fact)
     if (fact.type !== "run_cancel_requested") return undefined

@@ -38,9 +38,15 @@ export interface WorkflowInputApplied {
   readonly answered?: ReadonlyArray<string>
   /** The calls still open after this input: only their callees' endings mark the run due. */
   readonly open_calls: ReadonlyArray<string>
+  /** How many more calls (or fewer, negative) the run has open after this input than before; absent when as many. */
+  readonly open_call_change?: number
   /** The calls this input started, kept until their callee records its start (so a crash starts them again). */
   readonly starting?: ReadonlyArray<StartingCall>
-  /** The literal event types the run's open listens hear among the playbook's events. */
+  /**
+   * The run's open listens registered for playbook events, by listen key, with the literal types each hears
+   * (ADR 0295); facts recorded by earlier versions give only the types, as `listening`.
+   */
+  readonly listens?: Readonly<Record<string, ReadonlyArray<string>>>
   readonly listening?: ReadonlyArray<string>
   readonly ended: boolean
 }
@@ -52,7 +58,9 @@ export const hiddenInputFields: ReadonlyArray<keyof WorkflowInputApplied> = [
   "next_due_at",
   "answered",
   "open_calls",
+  "open_call_change",
   "starting",
+  "listens",
   "listening",
   "ended"
 ]

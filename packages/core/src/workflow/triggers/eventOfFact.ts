@@ -1,10 +1,19 @@
 import type { Fact } from "../../domain/Fact.js"
 import { type EventPublished, eventPublished } from "../../playbookEvents/eventPublished.js"
 
+/** A fact's data as filters see it: a triggered run's facts carry `trigger: { kind, reference }` (§8.3). */
+const dataOf = (fact: Fact): unknown => {
+  const trigger = fact.metadata.trigger
+  if (trigger === undefined || typeof fact.data !== "object" || fact.data === null || Array.isArray(fact.data))
+    return fact.data
+  return { ...fact.data, trigger }
+}
+
 /**
- * A playbook fact as the event a trigger filter sees (workflow-format.md §8.3, §12.2): a published or emitted event
- * as it was kept; any other fact with its type, its record id, `source` `/runs/<run id>` for a run's facts (else
- * `/definitions/<type>/<name>`), `subject` `<type>/<name>` of its definition, its time and its data.
+ * A playbook fact as the event a trigger filter or an open listen sees (workflow-format.md §8.3, §12.2): a published
+ * or emitted event as it was kept; any other fact with its type, its record id, `source` `/runs/<run id>` for a run's
+ * facts (else `/definitions/<type>/<name>`), `subject` `<type>/<name>` of its definition, its time and its data,
+ * which for a triggered run's facts holds the trigger.
  */
 export const eventOfFact = (fact: Fact): Record<string, unknown> => {
   if (fact.type === eventPublished) return { ...(fact.data as EventPublished).event }
@@ -21,7 +30,7 @@ export const eventOfFact = (fact: Fact): Record<string, unknown> => {
           : `/definitions/${definition.type}/${definition.name}`,
     ...(definition === undefined ? {} : { subject: `${definition.type}/${definition.name}` }),
     time: fact.metadata.at,
-    data: fact.data
+    data: dataOf(fact)
   }
 }
 

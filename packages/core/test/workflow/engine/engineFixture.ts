@@ -61,8 +61,11 @@ export class TestRun {
   async input(input: WorkflowInput): Promise<Applied | undefined> {
     const applied = await this.runtime.runPromise(apply(this.document, this.state, input))
     if (applied === undefined) return undefined
-    const patch = diffState(this.state, applied.state)
-    this.patches.push(JSON.parse(JSON.stringify(patch)))
+    // The patch the interpreter gives is the one recorded: it must rebuild the live state, and say what a diff says.
+    expect(applyStatePatch(this.state, applied.patch)).toEqual(
+      applyStatePatch(this.state, diffState(this.state, applied.state))
+    )
+    this.patches.push(JSON.parse(JSON.stringify(applied.patch)))
     this.rebuilt = applyStatePatch(this.rebuilt, this.patches.at(-1)!)
     expect(JSON.stringify(this.rebuilt)).toBe(JSON.stringify(applied.state))
     this.state = applied.state
@@ -117,6 +120,18 @@ export class TestRun {
       at: this.now,
       event: full,
       ...(offered ? { offered } : {})
+    })
+  }
+
+  /** Offers a playbook event to the open listens `to` (any when absent), keyed by its record id `key`. */
+  offer(event: RunEvent, key: string, to?: ReadonlyArray<string>) {
+    return this.input({
+      kind: "event_received",
+      key,
+      at: this.now,
+      event,
+      offered: true,
+      ...(to === undefined ? {} : { to })
     })
   }
 

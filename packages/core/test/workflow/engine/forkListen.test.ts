@@ -238,6 +238,26 @@ describe("listen", () => {
     expect(run.ending?.status).toBe("succeeded")
   })
 
+  it("an offered event reaches only the listens it is offered to, by literal filters, once per record id", async () => {
+    const run = runOf(
+      runtime,
+      listenOf(`          all:
+            - with:
+                type: '\${ "a.one" }'
+            - with: { type: a.one }
+`)
+    )
+    await run.start({})
+    const key = executionKeyOf("/do/0/hear", 1)
+    const event = { id: "pub-1", type: "a.one", source: "/ledger", time: "2026-03-01T00:00:00Z", data: "offered" }
+    expect(await run.offer(event, "record-1", ["another listen"])).toBeUndefined()
+    expect(await run.offer(event, "record-1", [key])).toBeDefined()
+    expect(outcomesOf(run.steps)).toEqual(["/do/0/hear waiting"])
+    expect(await run.offer({ ...event, id: "pub-2" }, "record-1", [key])).toBeUndefined()
+    await run.send({ id: "sent", type: "a.one", data: "sent" })
+    expect(run.ending).toEqual({ status: "succeeded", output: ["sent", "offered"] })
+  })
+
   it("a timeout on a listen raises ERR/timeout 408 and closes it", async () => {
     const run = runOf(
       runtime,

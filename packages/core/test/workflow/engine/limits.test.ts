@@ -126,6 +126,64 @@ describe("limits of §15 the interpreter enforces", () => {
     expect(armedTimers(run.state!)).toEqual([])
   })
 
+  it("counts 4 KiB for each task under way: 1,057 tasks waiting in nested forks hold more than 4 MiB", async () => {
+    const inner = Array.from(
+      { length: 32 },
+      (_, n) => `                    - w${n}:\n                        wait: PT1M\n`
+    ).join("")
+    const outer = Array.from(
+      { length: 32 },
+      (_, n) => `          - b${n}:\n              fork:\n                branches:\n${inner}`
+    ).join("")
+    const run = runOf(runtime, `  - all:\n      fork:\n        branches:\n${outer}`)
+    await run.start({})
+    expect(run.ending).toMatchObject({ reason: "unavailable", detail: expect.stringContaining("4 KiB per task") })
+  })
+
+  it("rejects a run whose input records a change over 1,572,864 bytes: a value kept across a wait with the rest", async () => {
+    const run = runOf(
+      runtime,
+      "  - big:\n      set:\n        text: ${ 'x'.repeat(1600000) }\n  - pause:\n      wait: PT1M\n"
+    )
+    await run.start({})
+    expect(run.ending).toMatchObject({ reason: "unavailable", detail: expect.stringContaining("too large a value") })
+    expect(armedTimers(run.state!)).toEqual([])
+  })
+
+  it("counts a value once however many frames keep it: 1.4 MB kept across a wait is within both bounds", async () => {
+    const run = runOf(
+      runtime,
+      "  - big:\n      set:\n        text: ${ 'x'.repeat(1400000) }\n  - pause:\n      wait: PT1M\n"
+    )
+    await run.start({})
+    expect(JSON.stringify(run.state).length).toBeGreaterThan(4 * 1_048_576)
+    expect(run.ending).toBeUndefined()
+  })
+
+  it("counts the history each input records and rejects the input that passes 512 MiB", async () => {
+    const run = runOf(
+      runtime,
+      "  - pause:\n      wait: PT1M\n  - again:\n      wait: PT1M\n  - last:\n      wait: PT1M\n"
+    )
+    await run.start({})
+    const recorded = () => (run.state as any).counters.recorded as number
+    const before = recorded()
+    const fired = await run.fireNext()
+    const change = JSON.stringify(fired!.patch.slice(0, -1)).length + JSON.stringify(fired!.steps).length
+    expect(recorded()).toBe(before + change)
+    for (const state of [run.state, run.rebuilt] as Array<any>) state.counters.recorded = 512 * 1_048_576 - 100
+    await run.fireNext()
+    expect(run.ending).toMatchObject({ reason: "unavailable", detail: expect.stringContaining("history is too long") })
+  })
+
+  it("rejects the input after the 100,000th", async () => {
+    const run = runOf(runtime, "  - pause:\n      wait: PT1M\n")
+    await run.start({})
+    for (const state of [run.state, run.rebuilt] as Array<any>) state.counters.inputs = 100_000
+    await run.fireNext()
+    expect(run.ending).toMatchObject({ reason: "unavailable", detail: expect.stringContaining("Too many inputs") })
+  })
+
   it("ends a run whose output passes the bound conflict/oversized", async () => {
     const run = runOf(runtime, "  - big:\n      set:\n        text: ${ 'x'.repeat(1048600) }\n")
     await run.start({})

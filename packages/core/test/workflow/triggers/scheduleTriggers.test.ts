@@ -22,6 +22,12 @@ const moveTo = (iso: string) =>
     yield* settle
   })
 
+/**
+ * Moving the TestClock over half an hour wakes every host's one-second loop 1,800 times, each on the real clock's
+ * scheduler: a test that does so twice takes 20–30 s on a loaded machine, above Vitest's default bound.
+ */
+const hoursOfTicks = 120_000
+
 describe("schedule triggers under the TestClock", () => {
   it.scoped("every: a run at each multiple of the period after activation, acting as the playbook", () =>
     Effect.gen(function* () {
@@ -103,42 +109,48 @@ describe("schedule triggers under the TestClock", () => {
     })
   )
 
-  it.scoped("cron in a time zone: local times, and a time the daylight-saving gap skips is not due", () =>
-    Effect.gen(function* () {
-      yield* TestClock.setTime(Date.parse("2027-03-28T00:00:00Z"))
-      const t = yield* startTriggerRuntime()
-      yield* t.save("nightly", triggered("  cron: 'CRON_TZ=Europe/Paris 30 1,2,3 * * *'\n"))
-      yield* moveTo("2027-03-28T00:30:00Z")
-      yield* eventually(t.runsOf("nightly"), (found) => found.length === 1)
-      yield* moveTo("2027-03-28T01:15:00Z")
-      expect(yield* t.runsOf("nightly")).toHaveLength(1)
-      yield* moveTo("2027-03-28T01:30:00Z")
-      const runs = yield* eventually(t.runsOf("nightly"), (found) => found.length === 2)
-      expect(runs.map((found) => (found.started.data as any).input.schedule.due)).toEqual([
-        "2027-03-28T00:30:00.000Z",
-        "2027-03-28T01:30:00.000Z"
-      ])
-      expect(runs[0]!.started.metadata.trigger).toEqual({ kind: "cron", reference: "/schedule/cron" })
-    })
+  it.scoped(
+    "cron in a time zone: local times, and a time the daylight-saving gap skips is not due",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.parse("2027-03-28T00:00:00Z"))
+        const t = yield* startTriggerRuntime()
+        yield* t.save("nightly", triggered("  cron: 'CRON_TZ=Europe/Paris 30 1,2,3 * * *'\n"))
+        yield* moveTo("2027-03-28T00:30:00Z")
+        yield* eventually(t.runsOf("nightly"), (found) => found.length === 1)
+        yield* moveTo("2027-03-28T01:15:00Z")
+        expect(yield* t.runsOf("nightly")).toHaveLength(1)
+        yield* moveTo("2027-03-28T01:30:00Z")
+        const runs = yield* eventually(t.runsOf("nightly"), (found) => found.length === 2)
+        expect(runs.map((found) => (found.started.data as any).input.schedule.due)).toEqual([
+          "2027-03-28T00:30:00.000Z",
+          "2027-03-28T01:30:00.000Z"
+        ])
+        expect(runs[0]!.started.metadata.trigger).toEqual({ kind: "cron", reference: "/schedule/cron" })
+      }),
+    hoursOfTicks
   )
 
-  it.scoped("a paused workflow starts nothing, resuming makes nothing up, and a retired one stops", () =>
-    Effect.gen(function* () {
-      yield* TestClock.setTime(start)
-      const t = yield* startTriggerRuntime()
-      yield* t.save("tick", triggered("  every: PT10M\n"))
-      yield* t.ok("pause_definition", { type: "workflow", name: "tick", reason: "quiet" })
-      yield* moveTo("2027-01-04T00:25:00Z")
-      expect(yield* t.runsOf("tick")).toHaveLength(0)
-      yield* t.ok("resume_definition", { type: "workflow", name: "tick" })
-      yield* moveTo("2027-01-04T00:29:00Z")
-      expect(yield* t.runsOf("tick")).toHaveLength(0)
-      yield* moveTo("2027-01-04T00:30:00Z")
-      const runs = yield* eventually(t.runsOf("tick"), (found) => found.length === 1)
-      expect((runs[0]!.started.data as any).input.schedule.due).toBe("2027-01-04T00:30:00.000Z")
-      yield* t.ok("retire_definition", { type: "workflow", name: "tick" })
-      yield* moveTo("2027-01-04T00:50:00Z")
-      expect(yield* t.runsOf("tick")).toHaveLength(1)
-    })
+  it.scoped(
+    "a paused workflow starts nothing, resuming makes nothing up, and a retired one stops",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(start)
+        const t = yield* startTriggerRuntime()
+        yield* t.save("tick", triggered("  every: PT10M\n"))
+        yield* t.ok("pause_definition", { type: "workflow", name: "tick", reason: "quiet" })
+        yield* moveTo("2027-01-04T00:25:00Z")
+        expect(yield* t.runsOf("tick")).toHaveLength(0)
+        yield* t.ok("resume_definition", { type: "workflow", name: "tick" })
+        yield* moveTo("2027-01-04T00:29:00Z")
+        expect(yield* t.runsOf("tick")).toHaveLength(0)
+        yield* moveTo("2027-01-04T00:30:00Z")
+        const runs = yield* eventually(t.runsOf("tick"), (found) => found.length === 1)
+        expect((runs[0]!.started.data as any).input.schedule.due).toBe("2027-01-04T00:30:00.000Z")
+        yield* t.ok("retire_definition", { type: "workflow", name: "tick" })
+        yield* moveTo("2027-01-04T00:50:00Z")
+        expect(yield* t.runsOf("tick")).toHaveLength(1)
+      }),
+    hoursOfTicks
   )
 })

@@ -1,0 +1,43 @@
+import { expect } from "vitest"
+import type { AcceptanceServer } from "./storeServers.js"
+import { waitFor } from "./waitFor.js"
+
+/** `${` as the documents write it; kept out of string literals so the linter reads them as plain text. */
+export const x = "$" + "{"
+
+/** A workflow document named `name` with the given root task lines. */
+export const workflowNamed = (name: string, tasks: string) =>
+  `document:\n  dsl: '1.0.3'\n  namespace: test\n  name: ${name}\n  version: '1.0.0'\ndo:\n${tasks}`
+
+/** An interaction function whose run waits an hour for its answer: a run that ends later than its call. */
+export const asking = `---
+description: Asks for a decision
+to: owner@example.com
+expires: PT1H
+deliver: agent
+output:
+  schema: { type: object, required: [ok], properties: { ok: { type: boolean } } }
+---
+Decide, please.
+`
+
+/** Saves each named source as a definition of `type` in the playbook at `base` (a function with no diagram). */
+export const saveAll = async (
+  server: AcceptanceServer,
+  base: string,
+  type: string,
+  sources: ReadonlyArray<readonly [string, string]>
+) => {
+  for (const [name, source] of sources) {
+    const diagram = type === "workflow" ? {} : { diagram: "none" }
+    const saved = await server.send("POST", `${base}/definitions/${type}`, { name, source, ...diagram })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201)
+  }
+}
+
+/** The run `runId` of the playbook at `base` once it ended, read every 100 ms for at most 20 s. */
+export const endedRun = (server: AcceptanceServer, base: string, runId: string) =>
+  waitFor(async () => {
+    const read = await server.send("GET", `${base}/runs/${runId}`)
+    return read.body.status === "started" ? undefined : read.body
+  }, 20_000)

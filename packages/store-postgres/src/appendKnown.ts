@@ -1,0 +1,95 @@
+import type { Fact, Projection, StreamAppend, ViewKey } from "@runledger/core"
+import { lockNames, newFactsLiteral, streamChecks } from "./appendArguments.js"
+import type { KnownDocuments } from "./knownDocuments.js"
+import { placeFacts } from "./placeFacts.js"
+import { type DocChanges, type DocRow, foldDocs, viewKeysOf } from "./projectFacts.js"
+import { callText, literal } from "./sqlLiterals.js"
+
+/** An append of known documents, ready to send: its statement, and what it writes once it went through. */
+export interface KnownAppend {
+  readonly text: string
+  readonly changes: DocChanges
+  /** The documents the statement was told of (for forgetting them when it finds one changed). */
+  readonly keys: ReadonlyArray<string>
+}
+
+/**
+ * The facts of a batch placed at their expected versions, before their global positions are known: reading one's
+ * `global_position` (a projection that keeps or compares it, or copies the whole metadata) calls `read`.
+ */
+const placedWatched = (batch: ReadonlyArray<ReadonlyArray<StreamAppend>>, read: () => void): ReadonlyArray<Fact> =>
+  batch.flatMap((appends) =>
+    placeFacts(appends, new Map(appends.map(({ stream, expected }) => [stream, expected as number])), []).facts.map(
+      (fact) => ({
+        ...fact,
+        metadata: Object.defineProperty({ ...fact.metadata }, "global_position", {
+          enumerable: true,
+          get: () => {
+            read()
+            return 0
+          }
+        })
+      })
+    )
+  )
+
+/**
+ * The one statement that appends a batch without reading its documents (ADR 0409), or undefined when it cannot:
+ * every stream must be at a number of its own (so the facts' stream positions are known before they are written),
+ * and every document the facts change must be known to this instance — or belong to a fact of a new stream (version
+ * 0) and not be known, and so is taken as absent. The facts' global positions are allocated by the statement, after
+ * the fold, so it goes this way only when the fold read none of them (their keys and the stringified documents
+ * included: `upserts` is written out before the check). The statement checks the streams and every document's stamp
+ * under their locks: a document that changed since makes it refuse with `RL412` and write nothing.
+ */
+export const knownAppend = (
+  schema: string,
+  projections: ReadonlyArray<Projection>,
+  known: KnownDocuments,
+  batch: ReadonlyArray<ReadonlyArray<StreamAppend>>,
+  notify: ReadonlyArray<string>
+): KnownAppend | undefined => {
+  const entries = batch.flat()
+  if (!entries.every(({ expected }) => expected !== "any" && Number.isSafeInteger(expected))) return undefined
+  // Two appends of one stream: the second must see the first's facts, which only `appendProjecting` checks.
+  const streamsOfAppends = batch.map((appends) => new Set(appends.map(({ stream }) => stream)))
+  if (
+    new Set(streamsOfAppends.flatMap((streams) => [...streams])).size !==
+    streamsOfAppends.reduce((n, streams) => n + streams.size, 0)
+  )
+    return undefined
+  let positionsRead = false
+  const facts = placedWatched(batch, () => {
+    positionsRead = true
+  })
+  const keys = viewKeysOf(projections, facts)
+  const rows: Array<DocRow> = []
+  const stamps: Array<ViewKey & { readonly stamp: string | null }> = []
+  const fresh = new Set(entries.filter(({ expected }) => expected === 0).map(({ stream }) => stream))
+  const onNewStreams = viewKeysOf(
+    projections,
+    facts.filter((fact) => fresh.has(fact.metadata.stream))
+  )
+  for (const [key, viewKey] of keys) {
+    const document = known.get(key)
+    if (document === undefined && !onNewStreams.has(key)) return undefined
+    if (document?.row !== undefined) rows.push(document.row)
+    stamps.push({ view: viewKey.view, partition: viewKey.partition, id: viewKey.id, stamp: document?.stamp ?? null })
+  }
+  const changes = foldDocs(projections, facts, rows)
+  const upserts = literal.json(changes.upserts)
+  if (positionsRead) return undefined
+  return {
+    text: callText(schema, "runledger_append_known", [
+      ...streamChecks(schema, entries),
+      lockNames(schema, keys.keys()),
+      literal.json(stamps),
+      newFactsLiteral(entries),
+      upserts,
+      literal.json(changes.deletions),
+      ...notify
+    ]),
+    changes,
+    keys: [...keys.keys()]
+  }
+}
