@@ -14,6 +14,7 @@ import {
   type ViewDoc,
   type ViewKey,
   Views,
+  wakeupFeed,
   wakeupOf
 } from "@runledger/core"
 import { Effect, Layer, Option } from "effect"
@@ -21,7 +22,6 @@ import { DocTable } from "./DocTable.js"
 import { FactIndexes, firstAbove } from "./FactIndexes.js"
 import { matchesFilter } from "./matchesFilter.js"
 import { placeFact } from "./placeFact.js"
-import { wakeupFeed } from "./wakeupFeed.js"
 
 /** Everything the memory store holds: facts in global order, streams, ids, owners and chains, and the views. */
 interface MemoryState {

@@ -1,13 +1,13 @@
 import type { PgClient } from "@effect/sql-pg/PgClient"
-import { type LedgerWakeup, StoreUnavailable } from "@runledger/core"
-import { Chunk, Data, Deferred, Effect, Option, PubSub, Queue, Ref, Schedule, Schema, type Scope, Stream } from "effect"
+import { type LedgerWakeup, StoreUnavailable, wakeupFeed } from "@runledger/core"
+import { Chunk, Data, Deferred, Effect, Option, Queue, Ref, Schedule, Schema, type Scope, Stream } from "effect"
 import { literal } from "./sqlLiterals.js"
 
 /**
  * The ledger's wake-ups on PostgreSQL. After an append commits, it wakes this instance's subscribers at once and
  * hands its NOTIFY payloads to the notifier, which sends what the appends of the moment committed in one statement
  * of its own (ADR 0404); one LISTEN connection per instance carries other instances' appends to every subscriber
- * through a PubSub.
+ * through the core's push feed (`wakeupFeed`, ADR 0411).
  */
 export interface Wakeups {
   readonly subscribe: Stream.Stream<LedgerWakeup>
@@ -75,7 +75,7 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
   Effect.gen(function* () {
     const channel = `runledger_${schema}`
     const origin = crypto.randomUUID()
-    const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<LedgerWakeup>(), PubSub.shutdown)
+    const feed = yield* wakeupFeed
     const ready = yield* Deferred.make<void>()
     const pong = yield* Ref.make(yield* Deferred.make<void>())
 
@@ -118,13 +118,14 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
       })
 
     const delivered = (message: typeof Message.Type) =>
-      message.streams.length === 0
-        ? Effect.void
-        : PubSub.publish(pubsub, {
+      Effect.sync(() => {
+        if (message.streams.length > 0)
+          feed.publish(() => ({
             streams: message.streams,
             ...(message.types === undefined ? {} : { types: message.types }),
             ...(message.appended_by === undefined ? {} : { origin: message.appended_by })
-          })
+          }))
+      })
 
     const heartbeat = Effect.gen(function* () {
       const deferred = yield* Deferred.make<void>()
@@ -185,12 +186,12 @@ export const makeWakeups = (sql: PgClient, schema: string): Effect.Effect<Wakeup
     )
 
     return {
-      subscribe: Stream.fromPubSub(pubsub),
+      subscribe: feed.wakeups,
       channel,
       publish: (wakeup) =>
-        Effect.zipRight(
-          PubSub.publish(pubsub, wakeup),
-          hasCompany() ? Queue.offerAll(outbox, payloads(origin, wakeup)) : Effect.void
-        ).pipe(Effect.asVoid)
+        Effect.suspend(() => {
+          feed.publish(() => wakeup)
+          return hasCompany() ? Effect.asVoid(Queue.offerAll(outbox, payloads(origin, wakeup))) : Effect.void
+        })
     }
   })

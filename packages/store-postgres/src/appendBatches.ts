@@ -3,6 +3,7 @@ import { type AppendResult, StoreUnavailable, type StreamAppend, type VersionCon
 import { Cause, Deferred, Effect, Either, Queue, type Scope } from "effect"
 import type { BatchedAppend } from "./appendProjecting.js"
 import { refusedAppend } from "./refusedAppend.js"
+import { type StreamVersions, seenBy } from "./streamVersions.js"
 import { unavailable } from "./unavailable.js"
 
 /** The most appends one transaction carries. */
@@ -35,10 +36,12 @@ const triedAgainAlone = (cause: Cause.Cause<SqlError>): boolean =>
  * transaction instead of once per append, each lock held across two round trips. An append is alone in its
  * transaction whenever nothing else waits, so a lone appender's append is what it was. A batch refused as a whole
  * (a fact id already recorded) is tried again one append at a time, so each gets its own answer. `commit` runs one
- * batch.
+ * batch. An append that expects a stream at less than a version a batch before it left (`versions`) is refused as
+ * the batch is made, without a place in it (ADR 0410).
  */
 export const makeAppendBatches = (
-  commit: (batch: ReadonlyArray<ReadonlyArray<StreamAppend>>) => Effect.Effect<ReadonlyArray<BatchedAppend>, SqlError>
+  commit: (batch: ReadonlyArray<ReadonlyArray<StreamAppend>>) => Effect.Effect<ReadonlyArray<BatchedAppend>, SqlError>,
+  versions: StreamVersions
 ): Effect.Effect<
   (appends: ReadonlyArray<StreamAppend>) => Effect.Effect<AppendResult, VersionConflict | StoreUnavailable>,
   never,
@@ -49,8 +52,9 @@ export const makeAppendBatches = (
     let closed = false
 
     const settle = (entry: Waiting, outcome: Effect.Effect<AppendResult, VersionConflict | SqlError>) =>
-      Effect.flatMap(Effect.exit(outcome.pipe(refusedAppend(entry.appends), unavailable("appending facts"))), (exit) =>
-        Deferred.complete(entry.outcome, exit)
+      Effect.flatMap(
+        Effect.exit(outcome.pipe(refusedAppend(entry.appends), unavailable("appending facts"), seenBy(versions))),
+        (exit) => Deferred.complete(entry.outcome, exit)
       )
 
     const commitBatch = (batch: ReadonlyArray<Waiting>): Effect.Effect<void> =>
@@ -76,10 +80,26 @@ export const makeAppendBatches = (
         })
       )
 
+    /** Refuses the appends a batch before this one made stale, and commits the others. */
+    const commitFresh = (taken: ReadonlyArray<Waiting>): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const fresh: Array<Waiting> = []
+        const stale: Array<readonly [Waiting, VersionConflict]> = []
+        for (const entry of taken) {
+          const conflict = versions.staleOf(entry.appends)
+          if (conflict === undefined) fresh.push(entry)
+          else stale.push([entry, conflict])
+        }
+        return Effect.zipRight(
+          Effect.forEach(stale, ([entry, conflict]) => Deferred.fail(entry.outcome, conflict), { discard: true }),
+          fresh.length === 0 ? Effect.void : commitBatch(fresh)
+        )
+      })
+
     yield* Queue.take(waiting).pipe(
       Effect.flatMap((first) =>
         Effect.flatMap(Queue.takeUpTo(waiting, maxBatch - 1), (rest) =>
-          Effect.uninterruptible(commitBatch([first, ...rest]))
+          Effect.uninterruptible(commitFresh([first, ...rest]))
         )
       ),
       Effect.forever,

@@ -16,6 +16,7 @@ import { makeKnownDocuments } from "./knownDocuments.js"
 import { placeFacts } from "./placeFacts.js"
 import { refusedAppend } from "./refusedAppend.js"
 import { callText } from "./sqlLiterals.js"
+import { makeStreamVersions, seenBy } from "./streamVersions.js"
 import type { Tables } from "./Tables.js"
 import { unavailable } from "./unavailable.js"
 import type { Wakeups } from "./Wakeups.js"
@@ -40,20 +41,24 @@ interface Appended {
  * positions, insert); facts that change view documents take one statement when this instance knows the documents
  * as they stand, else two round trips (`appendProjecting`, ADR 0409), committed together with the other such
  * appends made meanwhile (`makeAppendBatches`, ADR 0407). A refusal is a
- * `VersionConflict`. After the commit, subscribers of this instance are woken and the other instances notified.
+ * `VersionConflict`, without a round trip when this instance saw a stream pass the version expected (ADR 0410). After
+ * the commit, subscribers of this instance are woken and the other instances notified.
  */
 export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext) =>
   Effect.gen(function* () {
     const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
     const notify = noNotifications(wakeups)
     const context = { sql, schema: tables.schema, projections, known: makeKnownDocuments(), notify }
-    const appendBatched = yield* makeAppendBatches((batch) => appendProjecting(context, batch))
+    const versions = makeStreamVersions()
+    const appendBatched = yield* makeAppendBatches((batch) => appendProjecting(context, batch), versions)
     return (
       appends: ReadonlyArray<StreamAppend>,
       options?: AppendOptions
     ): Effect.Effect<AppendResult, VersionConflict | StoreUnavailable> =>
       Effect.suspend(() => {
         const touchesViews = appends.some(({ facts }) => facts.some((fact) => projectedTypes.has(fact.type)))
+        const stale = versions.staleOf(appends)
+        if (stale !== undefined) return Effect.fail(stale)
         const appended = touchesViews
           ? appendBatched(appends)
           : sql
@@ -67,7 +72,8 @@ export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext
               .pipe(
                 Effect.map(([{ result }]) => placeFacts(appends, result.versions, result.global_positions)),
                 refusedAppend(appends),
-                unavailable("appending facts")
+                unavailable("appending facts"),
+                seenBy(versions)
               )
         return Effect.tap(appended, () => wakeups.publish(wakeupOf(appends, options)))
       })

@@ -97,10 +97,12 @@ export const dispatch = (call: OperationCall): Effect.Effect<OperationAnswer, Re
     const hidden = call.listing === "directory" ? refusedOnDirectory(input.right) : undefined
     if (hidden !== undefined) return yield* Effect.fail(hidden)
     const output = yield* operation.handle(input.right, { caller, org, playbook, origin: call.origin })
-    const encoded = yield* Effect.orDie(Schema.encode(operation.output)(output))
+    // Encoded without an effect of its own: every output schema is synchronous (ADR 0298).
+    const encoded = Schema.encodeEither(operation.output)(output)
+    if (Either.isLeft(encoded)) return yield* Effect.die(encoded.left)
     return {
       status: operation.success,
-      output: encoded,
+      output: encoded.right,
       summary: clip(operation.summarize(output, input.right), 400),
       relay: operation.relay?.(output)
     }

@@ -3,10 +3,11 @@ import { InteractionSettings } from "../interactions/InteractionSettings.js"
 import { runStreamsOf } from "../interactions/runAddress.js"
 import { timersPartition, timersView } from "../interactions/timersProjection.js"
 import { whileHeld } from "../ports/Lease.js"
-import { Ledger, type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
+import { type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
 import type { DriveServices } from "../workflow/run/driveRun.js"
 import { eachWakeup } from "./eachWakeup.js"
+import type { HostWakeups } from "./HostWakeups.js"
 import { settleRun } from "./settleRun.js"
 
 /**
@@ -26,8 +27,7 @@ const duePage = 256
  * (d) its first pass resumes whatever a stopped instance left. Any number of instances may run it on one database;
  * the timer loop runs only on the instance holding the sweeps lease (ADR 0402).
  */
-export const runHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
-  const ledger = yield* Ledger
+export const runHost: Effect.Effect<never, never, DriveServices | HostWakeups> = Effect.gen(function* () {
   const views = yield* Views
   const settings = yield* InteractionSettings
   const nudges = yield* Queue.sliding<void>(1)
@@ -53,7 +53,6 @@ export const runHost: Effect.Effect<never, never, DriveServices> = Effect.gen(fu
   const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(runStreamsOf(wakeup.streams), onStream, { discard: true })
 
   const wakeups = eachWakeup(
-    ledger.wakeups,
     (wakeup) => (wakesFor(wakeup, movesTimers) ? onWakeup(wakeup) : undefined),
     settings.concurrency
   )
@@ -101,4 +100,6 @@ export const runHost: Effect.Effect<never, never, DriveServices> = Effect.gen(fu
 })
 
 /** The host as a layer: a fiber that lives as long as the runtime's scope. */
-export const layer: Layer.Layer<never, never, DriveServices> = Layer.scopedDiscard(Effect.forkScoped(runHost))
+export const layer: Layer.Layer<never, never, DriveServices | HostWakeups> = Layer.scopedDiscard(
+  Effect.forkScoped(runHost)
+)

@@ -1,7 +1,8 @@
 import { Clock, Duration, Effect, FiberSet, Layer, Option, Queue } from "effect"
 import { eachWakeup } from "../host/eachWakeup.js"
+import type { HostWakeups } from "../host/HostWakeups.js"
 import { whileHeld } from "../ports/Lease.js"
-import { Ledger, type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
+import { type LedgerWakeup, wakesFor } from "../ports/Ledger.js"
 import { Views } from "../ports/Views.js"
 import { DeliverySettings } from "./DeliverySettings.js"
 import { type DeliveryServices, deliverDue } from "./deliverDue.js"
@@ -35,9 +36,8 @@ const busyMillis = 1_000
  * `concurrency` at once; any number of instances may run it on one database, since each step is a decision on the
  * run's stream at the version read. The timer loop runs only on the instance holding the sweeps lease (ADR 0402).
  */
-export const runDeliveryHost: Effect.Effect<never, never, DeliveryServices | Views> = Effect.scoped(
+export const runDeliveryHost: Effect.Effect<never, never, DeliveryServices | Views | HostWakeups> = Effect.scoped(
   Effect.gen(function* () {
-    const ledger = yield* Ledger
     const views = yield* Views
     const settings = yield* DeliverySettings
     const nudges = yield* Queue.sliding<void>(1)
@@ -81,11 +81,7 @@ export const runDeliveryHost: Effect.Effect<never, never, DeliveryServices | Vie
 
     const onWakeup = (wakeup: LedgerWakeup) => Effect.forEach(runStreamsOf(wakeup.streams), onStream, { discard: true })
 
-    const wakeups = eachWakeup(
-      ledger.wakeups,
-      (wakeup) => (wakesFor(wakeup, movesDeliveries) ? onWakeup(wakeup) : undefined),
-      1
-    )
+    const wakeups = eachWakeup((wakeup) => (wakesFor(wakeup, movesDeliveries) ? onWakeup(wakeup) : undefined), 1)
 
     /** Launches every due delivery, page by page; the time of the next one after now, and whether one was busy. */
     const launchDue = Effect.gen(function* () {
@@ -134,6 +130,6 @@ export const runDeliveryHost: Effect.Effect<never, never, DeliveryServices | Vie
 )
 
 /** The delivery host as a layer: a fiber that lives as long as the runtime's scope. */
-export const deliveryHostLayer: Layer.Layer<never, never, DeliveryServices | Views> = Layer.scopedDiscard(
+export const deliveryHostLayer: Layer.Layer<never, never, DeliveryServices | Views | HostWakeups> = Layer.scopedDiscard(
   Effect.forkScoped(runDeliveryHost)
 )

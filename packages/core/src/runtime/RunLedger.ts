@@ -3,6 +3,7 @@ import { defaultSettings, RuntimeConfig, type RuntimeSettings } from "../config/
 import type { Formats } from "../formats/DefinitionFormat.js"
 import { FormatsLive } from "../formats/FormatsLive.js"
 import * as Host from "../host/Host.js"
+import * as HostWakeups from "../host/HostWakeups.js"
 import { deliveryHostLayer } from "../interactions/deliveryHost.js"
 import { repliesHostLayer } from "../interactions/repliesHost.js"
 import { Models } from "../models/Models.js"
@@ -75,6 +76,6 @@ export const onStore = <E>(
       triggerHostLayer,
       deliveryHostLayer,
       repliesHostLayer
-    ),
+    ).pipe(Layer.provide(HostWakeups.layer)),
     Layer.merge(layer(settings, formats, modelProvider, toolServers), store)
   )

@@ -187,8 +187,9 @@ export const makeWorkerPool = <Job, Answer>(
         Effect.async<Answer, NoWorker | AnswerLate | WorkerDied>((resume) => {
           const entry: Entry<Job, Answer> = { job, bounds, settle: (exit) => resume(exit), settled: false }
           waiting.push(entry)
-          awaitWorker(entry)
           pump()
+          // Only a job left waiting needs the timer of its wait: a posted one has its answer's (ADR 0298).
+          if (waiting.includes(entry)) awaitWorker(entry)
           return Effect.sync(() => {
             entry.settled = true
             clearTimeout(entry.timer)

@@ -1,5 +1,5 @@
 import type { ListenFilter, RunEnding } from "./EngineOutput.js"
-import type { RunEvent, RunLimits } from "./WorkflowInput.js"
+import type { EarlierRunLimits, RunEvent, RunLimits } from "./WorkflowInput.js"
 
 /** A workflow error as expressions see it (workflow-format.md §9.1). */
 export interface ErrorObject {
@@ -156,7 +156,8 @@ export interface RunState {
   readonly input: unknown
   readonly seed: number
   draws: number
-  readonly limits: RunLimits
+  /** As the `started` input gave them, or, in a run an earlier engine started, with a bound per call task. */
+  readonly limits: RunLimits | EarlierRunLimits
   readonly runtimeVersion: string
   lastAt: number
   ended?: RunEnding

@@ -29,16 +29,27 @@ export interface RunEvent {
   readonly [extension: string]: unknown
 }
 
-/** What the run is limited by, resolved when it starts and kept in its state (workflow-format.md §7.2, §15). */
+/**
+ * What the run is limited by, resolved when it starts and kept in its state (workflow-format.md §7.2, §15): the
+ * figures a call's wait bound is taken from as the call starts (`callWait`, ADR 0265), not one bound per call task.
+ */
 export interface RunLimits {
   /** When the run is cancelled with kind `overrun`, in ms since the epoch. */
   readonly endsBy: number
-  /** The wait bound in ms of each call task whose type and name are written literally, by task reference. */
-  readonly callWaits: Readonly<Record<string, number>>
+  /** The wait bound in ms of a call whose type is written literally as a function that ends within its call. */
+  readonly withinCallWait: number
   /** The wait bound in ms of any other call. */
   readonly defaultCallWait: number
   /** Calls above this run (0 for a root run); a call that would sit deeper than 8 raises `ERR/runtime` 409. */
   readonly callDepth: number
+}
+
+/**
+ * The limits as runs an earlier engine started keep them (ADR 0265): the wait bound of each call task whose type
+ * is written literally, by task reference, instead of `withinCallWait`.
+ */
+export interface EarlierRunLimits extends Omit<RunLimits, "withinCallWait"> {
+  readonly callWaits: Readonly<Record<string, number>>
 }
 
 /**

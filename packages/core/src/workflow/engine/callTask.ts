@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { Expression } from "../../formats/workflow/Expression.js"
 import type { Task, TaskBody } from "../../formats/workflow/Task.js"
 import { type Callee, callDeadlineFault, callFault, maxCallOutputBytes, oversizedOutputFault } from "./callErrors.js"
+import { callWait } from "./callWait.js"
 import { evaluateTemplate } from "./evaluation.js"
 import { type Raised, raise, runtimeFault } from "./faults.js"
 import type { BodyOutcome, Signal, Step } from "./frames.js"
@@ -62,7 +63,7 @@ export const startCall = (step: Step, body: CallBody): Effect.Effect<BodyOutcome
     }
     const key = executionKey(machine, task.reference, frame.run)
     const runId = uuidV5(key)
-    const wait = state.limits.callWaits[task.reference] ?? state.limits.defaultCallWait
+    const wait = callWait(state.limits, task.reference, body)
     const deadlineAt = Math.min(machine.now + wait, state.limits.endsBy)
     machine.outputs.push({ kind: "start_call", key, runId, reference: task.reference, type, name, input, deadlineAt })
     const timer = armTimer(machine, deadlineAt, { kind: "deadline", frame: frame.id, call: key })

@@ -82,8 +82,11 @@ export const diffState = (before: RunStateData | undefined, after: RunStateData)
   return operations
 }
 
+/** Sets a member as data, `__proto__` included (a plain assignment of that key would set the prototype). */
 const setMember = (target: JsonObject, key: string, value: unknown): void => {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  else target[key] = value
 }
 
 /** A value of a patch as the state keeps it: objects and arrays copied, so the state never shares the fact's. */
@@ -98,6 +101,17 @@ const shallow = (value: unknown): unknown => {
   return copy
 }
 
+/** The objects and arrays one patch made: its own, so its later operations change them in place. */
+type Made = WeakSet<object>
+
+/** `value` if this patch made it, else a shallow copy of it, then made by this patch. */
+const ownCopy = (value: unknown, made: Made): unknown => {
+  if (made.has(value as object)) return value
+  const copy = shallow(value)
+  made.add(copy as object)
+  return copy
+}
+
 const childOf = (parent: unknown, segment: string): unknown =>
   Array.isArray(parent) ? parent[Number(segment)] : (parent as JsonObject)[segment]
 
@@ -106,15 +120,18 @@ const setChild = (parent: unknown, segment: string, child: unknown): void => {
   else setMember(parent as JsonObject, segment, child)
 }
 
-/** Applies one operation, copying only the objects on its path: what the operation leaves alone stays shared. */
-const applyOperation = (document: unknown, operation: StatePatchOperation): unknown => {
+/**
+ * Applies one operation, copying the objects on its path that the patch has not copied yet (each at most once per
+ * patch): what the patch leaves alone stays shared with the state it was applied to, which is never changed.
+ */
+const applyOperation = (document: unknown, operation: StatePatchOperation, made: Made): unknown => {
   if (operation.path === "") return operation.op === "remove" ? undefined : copied(operation.value)
   const segments = operation.path.slice(1).split("/").map(unescape)
   const last = segments.pop()!
-  const root = shallow(document)
+  const root = ownCopy(document, made)
   let parent = root
   for (const segment of segments) {
-    const child = shallow(childOf(parent, segment))
+    const child = ownCopy(childOf(parent, segment), made)
     setChild(parent, segment, child)
     parent = child
   }
@@ -136,5 +153,10 @@ const applyOperation = (document: unknown, operation: StatePatchOperation): unkn
  * given state is left as it was; the new one shares what the patch did not touch, so neither may be changed in
  * place (the interpreter changes a deep copy).
  */
-export const applyStatePatch = (state: RunStateData | undefined, patch: StatePatch): RunStateData =>
-  patch.reduce<unknown>(applyOperation, state) as RunStateData
+export const applyStatePatch = (state: RunStateData | undefined, patch: StatePatch): RunStateData => {
+  const made: Made = new WeakSet()
+  return patch.reduce<unknown>(
+    (document, operation) => applyOperation(document, operation, made),
+    state
+  ) as RunStateData
+}

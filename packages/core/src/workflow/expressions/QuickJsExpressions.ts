@@ -5,6 +5,7 @@ import {
   type QuickJSSyncVariant,
   type QuickJSWASMModule
 } from "quickjs-emscripten-core"
+import { layoutOf } from "../../sandbox/memoryImage.js"
 import {
   type Evaluated,
   type Evaluation,
@@ -13,6 +14,7 @@ import {
   ExpressionOverBudget
 } from "./ExpressionEvaluator.js"
 import { type ExpressionOutcome, evaluateInQuickJs, isEvaluated } from "./evaluateInQuickJs.js"
+import { type ExpressionContext, openExpressionContext } from "./expressionContext.js"
 import { readPath } from "./pathExpressions.js"
 
 /** The package's types describe its CommonJS build; as an ES module its default export is the variant itself. */
@@ -24,10 +26,24 @@ const pathWork = 1
 /** WebAssembly memory never shrinks: a module that grew past this much is replaced before the next evaluation. */
 const keptModuleBytes = 64 * 1024 * 1024
 
+/** A QuickJS module, and the context it keeps when its build's layout is known (ADR 0264). */
+interface Engine {
+  readonly module: QuickJSWASMModule
+  readonly kept: ExpressionContext | undefined
+}
+
+/** A new module, and its kept context opened first thing in it, when the build is one whose layout is known. */
+const newEngine = async (): Promise<Engine> => {
+  const module = await newQuickJSWASMModuleFromVariant(syncVariant)
+  const layout = layoutOf(module)
+  return { module, kept: layout === undefined ? undefined : openExpressionContext(module, layout) }
+}
+
 /**
  * Workflow expressions on QuickJS compiled to WebAssembly, in the calling thread (workflow-format.md §6,
- * decision 0261): one module loaded with the layer, and for every evaluation a new runtime and context of it,
- * run synchronously inside the effect. A module is replaced (loaded again, asynchronously; the next evaluation
+ * decisions 0261, 0264): one module loaded with the layer, keeping one context whose module memory is written
+ * back, after each evaluation, to what it was right after the prelude (a build of unknown layout opens a new
+ * runtime and context per evaluation instead), run synchronously inside the effect. A module is replaced (loaded again, asynchronously; the next evaluation
  * waits for it) when its memory grew past 64 MiB or when the engine threw into the host; the host's stack running
  * out inside QuickJS (a recursion near the 256 KiB limit, begun from a deep host stack) ends the evaluation over
  * budget, like any exhaustion of the host's resources (decision 0262).
@@ -35,22 +51,21 @@ const keptModuleBytes = 64 * 1024 * 1024
 export const layer: Layer.Layer<ExpressionEvaluator> = Layer.effect(
   ExpressionEvaluator,
   Effect.gen(function* () {
-    const load = () => newQuickJSWASMModuleFromVariant(syncVariant)
-    let current: QuickJSWASMModule | Promise<QuickJSWASMModule> = yield* Effect.promise(load)
+    let current: Engine | Promise<Engine> = yield* Effect.promise(newEngine)
     const replace = () => {
-      const loading = load()
+      const loading = newEngine()
       current = loading
       void loading.then((loaded) => {
         if (current === loading) current = loaded
       })
     }
     const evaluateOn = (
-      module: QuickJSWASMModule,
+      engine: Engine,
       evaluation: Evaluation
     ): Effect.Effect<Evaluated, ExpressionFailed | ExpressionOverBudget> => {
       let outcome: ExpressionOutcome
       try {
-        outcome = evaluateInQuickJs(module, evaluation)
+        outcome = evaluateInQuickJs(engine.kept ?? openExpressionContext(engine.module), evaluation)
       } catch (error) {
         replace()
         if (error instanceof RangeError && /call stack/i.test(error.message)) {
@@ -60,7 +75,7 @@ export const layer: Layer.Layer<ExpressionEvaluator> = Layer.effect(
         }
         return Effect.die(error)
       }
-      if (module.getWasmMemory().buffer.byteLength > keptModuleBytes) replace()
+      if (engine.module.getWasmMemory().buffer.byteLength > keptModuleBytes) replace()
       return isEvaluated(outcome) ? Effect.succeed(outcome) : Effect.fail(outcome)
     }
     /** Evaluates on the current module in the same step that reads it, after waiting for one being loaded. */

@@ -1,5 +1,7 @@
-import { Effect, Layer, Queue, Stream } from "effect"
-import { Ledger, type LedgerWakeup } from "../../ports/Ledger.js"
+import { Effect, Layer, Queue } from "effect"
+import { eachWakeup } from "../../host/eachWakeup.js"
+import type { HostWakeups } from "../../host/HostWakeups.js"
+import type { LedgerWakeup } from "../../ports/Ledger.js"
 import type { DriveServices } from "../run/driveRun.js"
 import { workflowInputApplied } from "../run/workflowFacts.js"
 import { type ListenCursor, offerPlaybookFacts } from "./offerPlaybookFacts.js"
@@ -50,8 +52,7 @@ interface Known {
  * nothing listens costs no read until a workflow input (which may open a listen) is recorded there, and then one a
  * second. A restarted instance starts each playbook from the record that opened its earliest open listen.
  */
-export const runListenHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
-  const ledger = yield* Ledger
+export const runListenHost: Effect.Effect<never, never, DriveServices | HostWakeups> = Effect.gen(function* () {
   const looks = yield* Queue.unbounded<Look>()
   const known = new Map<string, Known>()
   const waiting = new Set<string>()
@@ -71,21 +72,27 @@ export const runListenHost: Effect.Effect<never, never, DriveServices> = Effect.
       )
     })
 
-  const onWakeup = (wakeup: LedgerWakeup) =>
-    Effect.gen(function* () {
-      const now = performance.now()
-      for (const id of new Set(wakeup.streams.flatMap((stream) => playbookOf(stream) ?? []))) {
-        const seen = known.get(id)
-        if (seen !== undefined && !seen.listening) {
-          if (wakeup.types !== undefined && !wakeup.types.includes(workflowInputApplied)) continue
-          if (now - seen.lookedAt < lookMillis) {
-            yield* lookLater(id, false)
-            continue
-          }
+  /**
+   * What a wake-up asks of the host: a look at each playbook it names where runs may listen, later when that
+   * playbook was looked at within `lookMillis`; nothing for a playbook where nothing listened and no workflow
+   * input was recorded (most wake-ups: ADR 0298).
+   */
+  const answer = (wakeup: LedgerWakeup) => {
+    const now = performance.now()
+    const asks: Array<Effect.Effect<unknown>> = []
+    for (const id of new Set(wakeup.streams.flatMap((stream) => playbookOf(stream) ?? []))) {
+      const seen = known.get(id)
+      if (seen !== undefined && !seen.listening) {
+        if (wakeup.types !== undefined && !wakeup.types.includes(workflowInputApplied)) continue
+        if (now - seen.lookedAt < lookMillis) {
+          asks.push(lookLater(id, false))
+          continue
         }
-        yield* Queue.offer(looks, { id, again: false })
       }
-    })
+      asks.push(Queue.offer(looks, { id, again: false }))
+    }
+    return asks.length === 0 ? undefined : Effect.all(asks, { discard: true })
+  }
 
   const offering = Effect.gen(function* () {
     const first = yield* Queue.take(looks)
@@ -113,13 +120,13 @@ export const runListenHost: Effect.Effect<never, never, DriveServices> = Effect.
     for (const [id, seen] of known) if (seen.listening) yield* Queue.offer(looks, { id, again: true })
   })
 
-  const wakeups = ledger.wakeups.pipe(Stream.mapEffect(onWakeup), Stream.runDrain)
+  const wakeups = eachWakeup(answer, 1)
   return yield* Effect.all([wakeups.pipe(Effect.forever), offering.pipe(Effect.forever), sweep.pipe(Effect.forever)], {
     concurrency: 3
   }).pipe(Effect.zipRight(Effect.never))
 })
 
 /** The listen host as a layer: a fiber that lives as long as the runtime's scope. */
-export const listenHostLayer: Layer.Layer<never, never, DriveServices> = Layer.scopedDiscard(
+export const listenHostLayer: Layer.Layer<never, never, DriveServices | HostWakeups> = Layer.scopedDiscard(
   Effect.forkScoped(runListenHost)
 )

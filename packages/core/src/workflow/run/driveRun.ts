@@ -69,7 +69,6 @@ const nextInput = (context: RunContext, standing: Standing, now: number) =>
     if (standing.state === undefined) {
       const seed = yield* Random.nextIntBetween(0, 2 ** 31 - 1)
       const engine = yield* WorkflowEngine
-      const document = yield* loadWorkflowDocument(context)
       const startedAt = Date.parse(context.started.metadata.at)
       return {
         kind: "started",
@@ -77,7 +76,7 @@ const nextInput = (context: RunContext, standing: Standing, now: number) =>
         at: now,
         input: (context.started.data as { input: unknown }).input,
         seed,
-        limits: runLimits(document, startedAt, engine.maxRunMilliseconds, context.callDepth),
+        limits: runLimits(startedAt, engine.maxRunMilliseconds, context.callDepth),
         runtimeVersion: engine.runtimeVersion
       } satisfies WorkflowInput
     }

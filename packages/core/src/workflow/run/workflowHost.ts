@@ -1,9 +1,10 @@
 import { Clock, Duration, Effect, Layer, Option, Queue } from "effect"
 import { eachWakeup } from "../../host/eachWakeup.js"
+import type { HostWakeups } from "../../host/HostWakeups.js"
 import { runEndingTypes } from "../../interactions/interactionFacts.js"
 import { runAddressOf } from "../../interactions/runAddress.js"
 import { whileHeld } from "../../ports/Lease.js"
-import { Ledger, type LedgerWakeup, wakesFor } from "../../ports/Ledger.js"
+import { type LedgerWakeup, wakesFor } from "../../ports/Ledger.js"
 import { Views } from "../../ports/Views.js"
 import type { RunState } from "../../runs/RunRecord.js"
 import { runsPartition, runsView } from "../../runs/runsProjection.js"
@@ -46,8 +47,7 @@ const stuckMillis = 1_000
  * version its stream was read at, so one instance's append wins and the others decide again. The timer loop runs
  * only on the instance holding the sweeps lease (ADR 0402); wake-ups are taken wherever they land.
  */
-export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
-  const ledger = yield* Ledger
+export const runWorkflowHost: Effect.Effect<never, never, DriveServices | HostWakeups> = Effect.gen(function* () {
   const views = yield* Views
   const engine = yield* WorkflowEngine
   const nudges = engine.nudges
@@ -72,8 +72,11 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
     })
 
   /**
-   * Looks at a run a wake-up names: at the run itself when a cancel may have been asked of it, and at the run that
-   * called it when it may have ended (an ended run has no due document of its own).
+   * Looks at a run a wake-up names: at the run itself when a cancel may have been asked of it (an ended run has no
+   * due document of its own). When it may have ended, the workflow run that called it (`within`, which only a
+   * workflow's call step gives) is driven at once: the ending marked the call arrived on the caller's due document in
+   * its own append, and the drive reads that document anyway, so reading it first as well would cost one more round
+   * trip on the way to the caller's next step (ADR 0412).
    */
   const onStream = (wakeup: LedgerWakeup) => (stream: string) =>
     Effect.gen(function* () {
@@ -87,7 +90,7 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
         id: parts.runId
       })
       const within = (Option.getOrUndefined(run)?.data as RunState | undefined)?.within
-      if (within !== undefined) yield* lookAt(`playbook/${parts.org}/${parts.playbook}/runs/${within.run_id}`)
+      if (within !== undefined) yield* driveRun(`playbook/${parts.org}/${parts.playbook}/runs/${within.run_id}`)
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("RunLedger workflow host: a wake-up could not be read", cause))
     )
@@ -115,7 +118,7 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
       : Queue.offer(nudges, undefined)
   }
 
-  const wakeups = eachWakeup(ledger.wakeups, answer, concurrency)
+  const wakeups = eachWakeup(answer, concurrency)
 
   /** Drives every run that is due, page by page; the time of the next due run after now, if any. */
   const driveDue = Effect.gen(function* () {
@@ -172,6 +175,6 @@ export const runWorkflowHost: Effect.Effect<never, never, DriveServices> = Effec
 })
 
 /** The workflow host as a layer: a fiber that lives as long as the runtime's scope. */
-export const workflowHostLayer: Layer.Layer<never, never, DriveServices> = Layer.scopedDiscard(
+export const workflowHostLayer: Layer.Layer<never, never, DriveServices | HostWakeups> = Layer.scopedDiscard(
   Effect.forkScoped(runWorkflowHost)
 )

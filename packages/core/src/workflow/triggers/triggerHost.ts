@@ -1,7 +1,8 @@
-import { Clock, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Queue } from "effect"
+import { HostWakeups } from "../../host/HostWakeups.js"
 import { readPartition } from "../../ledger/readPartition.js"
 import { whileHeld } from "../../ports/Lease.js"
-import { Ledger, type LedgerWakeup } from "../../ports/Ledger.js"
+import type { LedgerWakeup } from "../../ports/Ledger.js"
 import { Views } from "../../ports/Views.js"
 import type { DriveServices } from "../run/driveRun.js"
 import { fireDue } from "./fireSchedules.js"
@@ -37,8 +38,8 @@ const movesDueTimes = (stream: string): boolean => {
  * The schedule loop and the sweep run only on the instance holding the sweeps lease (ADR 0402); the others match
  * the events their wake-ups name and record the refusals they counted.
  */
-export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect.gen(function* () {
-  const ledger = yield* Ledger
+export const runTriggerHost: Effect.Effect<never, never, DriveServices | HostWakeups> = Effect.gen(function* () {
+  const hostWakeups = yield* HostWakeups
   const views = yield* Views
   const refusals = makeReactionRefusals()
   const failed = new Set<string>()
@@ -60,15 +61,19 @@ export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect
     return Effect.forEach(ids, (id) => Queue.offer(dirty, id), { discard: true })
   })
 
-  const onWakeup = (wakeup: LedgerWakeup) =>
-    Effect.gen(function* () {
-      if (wakeup.streams.some(movesDueTimes)) {
-        watched = undefined
-        yield* Queue.offer(nudges, undefined)
-      }
-      const playbooks = new Set(wakeup.streams.flatMap((stream) => playbookOf(stream) ?? []))
-      for (const playbook of playbooks) yield* Queue.offer(dirty, playbook)
-    })
+  /**
+   * Takes note of a wake-up at once, as it is read (ADR 0298): a nudge of the schedule loop when it may move a due
+   * time, and its playbooks for the event loop. Both queues take it without waiting (one is unbounded, the other
+   * keeps one nudge), so a wake-up costs no effect of its own.
+   */
+  const noteWakeup = (wakeup: LedgerWakeup) => {
+    if (wakeup.streams.some(movesDueTimes)) {
+      watched = undefined
+      Queue.unsafeOffer(nudges, undefined)
+    }
+    for (const playbook of new Set(wakeup.streams.flatMap((stream) => playbookOf(stream) ?? [])))
+      Queue.unsafeOffer(dirty, playbook)
+  }
 
   const events = Effect.gen(function* () {
     const first = yield* Queue.take(dirty)
@@ -119,7 +124,7 @@ export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect
     yield* Effect.sleep(Duration.millis(sweepMillis))
   })
 
-  const wakeups = ledger.wakeups.pipe(Stream.mapEffect(onWakeup), Stream.runDrain)
+  const wakeups = Effect.scoped(Effect.zipRight(hostWakeups.listen(noteWakeup), Effect.never))
   return yield* Effect.all(
     [
       wakeups.pipe(Effect.forever),
@@ -132,6 +137,6 @@ export const runTriggerHost: Effect.Effect<never, never, DriveServices> = Effect
 })
 
 /** The trigger host as a layer: a fiber that lives as long as the runtime's scope. */
-export const triggerHostLayer: Layer.Layer<never, never, DriveServices> = Layer.scopedDiscard(
+export const triggerHostLayer: Layer.Layer<never, never, DriveServices | HostWakeups> = Layer.scopedDiscard(
   Effect.forkScoped(runTriggerHost)
 )

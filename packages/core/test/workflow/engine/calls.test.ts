@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { standardErrorBase } from "../../../src/formats/workflow/WorkflowError.js"
 import { openCalls } from "../../../src/workflow/engine/runState.js"
 import { uuidV5 } from "../../../src/workflow/engine/uuidV5.js"
-import type { CallAnswer } from "../../../src/workflow/engine/WorkflowInput.js"
+import type { CallAnswer, RunLimits } from "../../../src/workflow/engine/WorkflowInput.js"
 import { expressionRuntime, outcomesOf, runOf, startAt } from "./engineFixture.js"
 import { executionKeyOf } from "./keys.js"
 
@@ -72,9 +72,17 @@ describe("call: run_definition", () => {
   })
 
   it("takes the task's wait bound, never past the run's end", async () => {
-    const bounded = runOf(runtime, callTask)
-    await bounded.start({}, { limits: { callWaits: { "/do/0/assess": 5_000 } } })
-    expect(openCalls(bounded.state!)[0]!.deadlineAt).toBe(startAt + 5_000)
+    const later = runOf(runtime, callTask)
+    await later.start({}, { limits: { defaultCallWait: 5_000, withinCallWait: 4_000 } })
+    expect(openCalls(later.state!)[0]!.deadlineAt).toBe(startAt + 5_000)
+    const within = runOf(runtime, callTask.replace("reasoning", "computation"))
+    await within.start({}, { limits: { defaultCallWait: 5_000, withinCallWait: 4_000 } })
+    expect(openCalls(within.state!)[0]!.deadlineAt).toBe(startAt + 4_000)
+    // A run an earlier engine started keeps a bound per call task (ADR 0265): its calls still wait that.
+    const earlier = runOf(runtime, callTask)
+    const earlierLimits = { callWaits: { "/do/0/assess": 3_000 } } as Partial<RunLimits>
+    await earlier.start({}, { limits: earlierLimits })
+    expect(openCalls(earlier.state!)[0]!.deadlineAt).toBe(startAt + 3_000)
     const capped = runOf(runtime, callTask)
     await capped.start({}, { limits: { endsBy: startAt + 1_000 } })
     expect(openCalls(capped.state!)[0]!.deadlineAt).toBe(startAt + 1_000)

@@ -32,7 +32,7 @@ export const runId = "0b8f3c1e-6a55-4c1f-9a7e-3f2d1c0b9a88"
 /** Limits of a root run of 30 days whose calls wait 70 s unless said otherwise. */
 export const limitsOf = (overrides: Partial<RunLimits> = {}): RunLimits => ({
   endsBy: startAt + 30 * 86_400_000,
-  callWaits: {},
+  withinCallWait: 70_000,
   defaultCallWait: 70_000,
   callDepth: 0,
   ...overrides

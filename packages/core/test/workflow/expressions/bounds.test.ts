@@ -46,6 +46,26 @@ describe("the work meter (decision W11)", () => {
     expect(second).toEqual(first)
   })
 
+  it("counts the same work after evaluations that polluted the realm, ran out of memory, overflowed or threw", async () => {
+    const first = evaluated(await evaluate(runtime, loop(50_000)))
+    await valueOf(runtime, "(Object.prototype.polluted = 1, Array.prototype.push = null, globalThis.kept = [1], 1)")
+    await failureOf(runtime, "'x'.repeat(30 * 1024 * 1024).repeat(3).length")
+    await failureOf(runtime, "(() => { const f = () => f(); return f() })()")
+    await failureOf(runtime, "(() => { throw new Error('no') })()")
+    expect(evaluated(await evaluate(runtime, loop(50_000)))).toEqual(first)
+    expect(evaluated(await evaluate(runtime, "$data.a + 1"))).toEqual({ value: 2, work: 1 })
+  })
+
+  it("fails a budget smaller than the prelude's checkpoint as the meter would", async () => {
+    expect(await failureOf(runtime, "$data.a + 1", { budget: 0 })).toEqual(
+      expect.objectContaining({
+        _tag: "ExpressionOverBudget",
+        detail: "the expression used its work budget of 0 checkpoints",
+        work: 1
+      })
+    )
+  })
+
   it("ends an expression that needs more than its budget, and runs the next one as before", async () => {
     const needed = evaluated(await evaluate(runtime, loop(100_000))).work
     expect(evaluated(await evaluate(runtime, loop(100_000), { budget: needed })).work).toBe(needed)

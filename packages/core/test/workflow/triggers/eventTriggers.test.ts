@@ -3,6 +3,7 @@ import { RunLedger } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import { Context, Effect, Layer, TestClock } from "effect"
 import { describe, expect } from "vitest"
+import * as HostWakeups from "../../../src/host/HostWakeups.js"
 import { triggeredRunId } from "../../../src/workflow/triggers/triggerFacts.js"
 import { triggerHostLayer } from "../../../src/workflow/triggers/triggerHost.js"
 import { testSettings } from "../../interaction/interactionFixture.js"
@@ -126,7 +127,9 @@ describe("event triggers under the TestClock", () => {
         })
         yield* publish(t, "x")
         yield* publish(t, "y")
-        yield* Layer.build(triggerHostLayer.pipe(Layer.provide(Layer.succeedContext(core))))
+        yield* Layer.build(
+          triggerHostLayer.pipe(Layer.provide(HostWakeups.layer), Layer.provide(Layer.succeedContext(core)))
+        )
         const runs = yield* eventually(t.runsOf("flow"), (found) => found.length === 2)
         expect(
           runs

@@ -3,6 +3,7 @@ import { RunLedger } from "@runledger/core"
 import * as MemoryStore from "@runledger/store-memory"
 import { Context, Effect, Layer, TestClock } from "effect"
 import { describe, expect } from "vitest"
+import * as HostWakeups from "../../../src/host/HostWakeups.js"
 import { triggeredRunId } from "../../../src/workflow/triggers/triggerFacts.js"
 import { triggerHostLayer } from "../../../src/workflow/triggers/triggerHost.js"
 import { testSettings } from "../../interaction/interactionFixture.js"
@@ -67,7 +68,9 @@ describe("schedule triggers under the TestClock", () => {
       const t = yield* helpersOn(core)
       yield* t.save("tick", triggered("  every: PT1M\n"))
       yield* TestClock.setTime(Date.parse("2027-01-04T00:05:30Z"))
-      yield* Layer.build(triggerHostLayer.pipe(Layer.provide(Layer.succeedContext(core))))
+      yield* Layer.build(
+        triggerHostLayer.pipe(Layer.provide(HostWakeups.layer), Layer.provide(Layer.succeedContext(core)))
+      )
       const runs = yield* eventually(t.runsOf("tick"), (found) => found.length === 1)
       expect((runs[0]!.started.data as any).input).toEqual({ schedule: { due: "2027-01-04T00:05:00.000Z" } })
       yield* moveTo("2027-01-04T00:06:10Z")

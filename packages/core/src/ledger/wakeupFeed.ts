@@ -1,7 +1,7 @@
-import type { LedgerWakeup } from "@runledger/core"
 import { Effect, type Scope, Stream, type StreamEmit } from "effect"
+import type { LedgerWakeup } from "../ports/Ledger.js"
 
-/** The memory store's wake-ups: what an append publishes, and the stream each subscriber reads it from. */
+/** A store's wake-ups in this process: what an append publishes, and the stream each subscriber reads it from. */
 export interface WakeupFeed {
   /** Hands a wake-up to every running subscriber; `wakeup` is made only when one runs. */
   readonly publish: (wakeup: () => LedgerWakeup) => void
@@ -12,7 +12,9 @@ export interface WakeupFeed {
 /**
  * A feed that pushes each wake-up straight into every subscriber's own unbounded mailbox (`Stream.asyncPush`): a
  * wake-up costs each subscriber about half the steps of a `PubSub` read through `Stream.fromPubSub`, and every
- * append wakes every host (ADR 0240). Closing the scope ends every subscriber's stream, and any started later.
+ * append wakes every host (ADR 0239). The memory store publishes its appends through it, the Postgres store its own
+ * appends and those its LISTEN connection hears (ADR 0411). Closing the scope ends every subscriber's stream, and any
+ * started later.
  */
 export const wakeupFeed: Effect.Effect<WakeupFeed, never, Scope.Scope> = Effect.gen(function* () {
   const subscribers = new Set<StreamEmit.EmitOpsPush<never, LedgerWakeup>>()
