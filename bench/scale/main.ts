@@ -123,7 +123,7 @@ try {
 const medianOf = (count: number, figure: (sample: Sample) => number) => median(samples.get(count)!.map(figure))
 log("")
 log(
-  "instances | steps/s (median) | steps/s per rep      | servers cores | PostgreSQL cores | driver cores | machine cores"
+  "instances | steps/s (median) | steps/s per rep      | servers cores | PostgreSQL cores | driver cores | machine cores | servers CPU ms/step | PostgreSQL CPU ms/step"
 )
 for (const count of config.instances)
   log(

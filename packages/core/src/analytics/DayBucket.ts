@@ -1,4 +1,4 @@
-import { countDuration, type DurationHistogram } from "./DurationHistogram.js"
+import { countDuration, histogramOf, type StoredHistogram, storedHistogram } from "./DurationHistogram.js"
 import { addTokens, type Contribution, noTokens, type Tokens } from "./RunTally.js"
 
 /** The runs that ended, by how they ended, and their total. */
@@ -29,7 +29,7 @@ export interface DefinitionCounts {
  */
 export interface DayBucket extends DefinitionCounts {
   readonly day: string
-  readonly durations: DurationHistogram
+  readonly durations: StoredHistogram
 }
 
 /** The counts of a definition no run counts in yet. */
@@ -46,7 +46,7 @@ export const noCounts = (type: string, name: string): DefinitionCounts => ({
 export const emptyBucket = (day: string, type: string, name: string): DayBucket => ({
   day,
   ...noCounts(type, name),
-  durations: []
+  durations: ""
 })
 
 /** Scales token counts by 1 or -1. */
@@ -78,13 +78,11 @@ export const withCounts = <C extends DefinitionCounts>(counts: C, contribution: 
   }
 }
 
-/** Durations with a run's duration added (`sign` 1) or taken out again (`sign` -1), when it has one. */
-export const withDuration = (
-  durations: DurationHistogram,
-  contribution: Contribution,
-  sign: 1 | -1
-): DurationHistogram =>
-  contribution.duration_ms === null ? durations : countDuration(durations, contribution.duration_ms, sign)
+/** Durations with a run's duration added (`sign` 1) or taken out again (`sign` -1), when it has one, as stored. */
+export const withDuration = (durations: StoredHistogram, contribution: Contribution, sign: 1 | -1): StoredHistogram =>
+  contribution.duration_ms === null
+    ? durations
+    : storedHistogram(countDuration(histogramOf(durations), contribution.duration_ms, sign))
 
 /** The bucket with a run's contribution added (`sign` 1) or taken out again (`sign` -1). */
 export const withContribution = (bucket: DayBucket, contribution: Contribution, sign: 1 | -1): DayBucket => ({

@@ -139,3 +139,21 @@ export const nearestRanks = (
   percents: ReadonlyArray<number>
 ): ReadonlyArray<number> | undefined =>
   histograms.length === 1 ? ranksOfList(histograms[0], percents) : ranksOfCounts(binCounts(histograms), percents)
+
+/**
+ * A histogram as a view document keeps it (ADR 0180, later): its short list as one text, the numbers joined by
+ * commas (`"-400,1,2,-621,2"`, `""` for none). PostgreSQL writes a `jsonb` text out at the cost of a copy, where
+ * it writes each number of an array out one by one: 31 days of ≈ 1,100 bins each took ≈ 2.5 ms, as text ≈ 0.3 ms.
+ * Documents written before keep the list itself, which reads the same.
+ */
+export type StoredHistogram = string | DurationHistogram
+
+/** The text a view document keeps of a histogram. */
+export const storedHistogram = (histogram: DurationHistogram): string => histogram.join(",")
+
+/**
+ * The histogram a view document keeps, as its text or, written before ADR 0180's later note, as its list. The text
+ * is read as a JSON array (a third faster than splitting it and converting each number).
+ */
+export const histogramOf = (stored: StoredHistogram): DurationHistogram =>
+  typeof stored !== "string" ? stored : (JSON.parse(`[${stored}]`) as DurationHistogram)

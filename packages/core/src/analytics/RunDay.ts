@@ -1,5 +1,5 @@
 import { type DefinitionCounts, noCounts, withCounts, withDuration } from "./DayBucket.js"
-import type { DurationHistogram } from "./DurationHistogram.js"
+import type { StoredHistogram } from "./DurationHistogram.js"
 import type { Contribution } from "./RunTally.js"
 
 /**
@@ -10,11 +10,11 @@ import type { Contribution } from "./RunTally.js"
 export interface RunDay {
   readonly day: string
   readonly definitions: ReadonlyArray<DefinitionCounts>
-  readonly durations: DurationHistogram
+  readonly durations: StoredHistogram
 }
 
 /** A day no run counts in yet. */
-export const emptyDay = (day: string): RunDay => ({ day, definitions: [], durations: [] })
+export const emptyDay = (day: string): RunDay => ({ day, definitions: [], durations: "" })
 
 /** The order of a definition's counts within a day: that of its bucket's id. */
 const orderOf = (counts: { readonly type: string; readonly name: string }) => `${counts.type}/${counts.name}`

@@ -1,6 +1,6 @@
 import type { AnalyticsWindow } from "./AnalyticsWindow.js"
 import type { DayBucket, DefinitionCounts } from "./DayBucket.js"
-import { type DurationHistogram, nearestRanks } from "./DurationHistogram.js"
+import { type DurationHistogram, histogramOf, nearestRanks } from "./DurationHistogram.js"
 import type { PlaybookAnalytics } from "./PlaybookAnalytics.js"
 import type { RunDay } from "./RunDay.js"
 import { addTokens, noTokens } from "./RunTally.js"
@@ -34,14 +34,17 @@ const groupBy = <T>(items: ReadonlyArray<T>, key: (item: T) => string) => {
 export const runsOfBuckets = (buckets: ReadonlyArray<DayBucket>): WindowRuns => ({
   counts: buckets,
   durations: new Map(
-    [...groupBy(buckets, (bucket) => bucket.day)].map(([day, group]) => [day, group.map((bucket) => bucket.durations)])
+    [...groupBy(buckets, (bucket) => bucket.day)].map(([day, group]) => [
+      day,
+      group.map((bucket) => histogramOf(bucket.durations))
+    ])
   )
 })
 
 /** The runs of a playbook's days, oldest first: every definition's. */
 export const runsOfDays = (days: ReadonlyArray<RunDay>): WindowRuns => ({
   counts: days.flatMap((day) => day.definitions.map((counts) => ({ ...counts, day: day.day }))),
-  durations: new Map(days.map((day) => [day.day, [day.durations]]))
+  durations: new Map(days.map((day) => [day.day, [histogramOf(day.durations)]]))
 })
 
 /** A sum of dollars without the noise of binary fractions. */

@@ -5,8 +5,10 @@ import {
   binCounts,
   binOf,
   countDuration,
+  histogramOf,
   indexOfBin,
-  nearestRanks
+  nearestRanks,
+  storedHistogram
 } from "../../src/analytics/DurationHistogram.js"
 
 describe("durations by bin", () => {
@@ -20,6 +22,23 @@ describe("durations by bin", () => {
     const bins = [0, 1, 999, 1000, 1010, 9990, 10_000, 99_900, 100_000, 3_600_000, 86_400_000]
     expect(bins.map(indexOfBin)).toEqual([0, 1, 999, 1000, 1001, 1899, 1900, 2799, 2800, 3960, 5364])
     expect(bins.map(indexOfBin).map(binAt)).toEqual(bins)
+  })
+
+  it("keeps a histogram in a view document as one text, and reads it back, or the list documents kept before", () => {
+    expect(storedHistogram([-400, 1, 1, -621, 2])).toBe("-400,1,1,-621,2")
+    expect(storedHistogram([])).toBe("")
+    expect(histogramOf("-400,1,1,-621,2")).toEqual([-400, 1, 1, -621, 2])
+    expect(histogramOf("")).toEqual([])
+    expect(histogramOf([-3, 2])).toEqual([-3, 2])
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 90_000 }), { maxLength: 60 }), (durations) => {
+        const histogram = durations.reduce(
+          (counted, duration) => countDuration(counted, duration, 1),
+          [] as ReadonlyArray<number>
+        )
+        expect(histogramOf(storedHistogram(histogram))).toEqual(histogram)
+      })
+    )
   })
 
   it("writes counts as runs of bins and skips, adds and takes out durations, dropping an emptied bin", () => {
