@@ -8,7 +8,7 @@ import { newPlaybook } from "./newPlaybook.js"
 import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
-import { asking, endedRun, saveAll, workflowNamed, x } from "./workflowDocuments.js"
+import { asking, catchingCall, caughtCallReference, endedRun, saveAll } from "./workflowDocuments.js"
 
 /** A notification to a chat room through the chat server's tool: it takes no answer, so its delivery ends it. */
 const notify = `---
@@ -20,37 +20,11 @@ deliver: { server: chat, tool: send_message }
 Order shipped.
 `
 
-/** The reference of the call task of `catching`. */
-const callReference = "/do/0/attempt/try/0/call-it"
-
-/**
- * Calls the interaction `name` inside a try whose catch names `PROB/unanswered` (W6: a catch without a filter does
- * not catch it) and outputs the error its call raised.
- */
+/** Calls the interaction `name`, catching `PROB/unanswered` (W6: a catch without a filter does not catch it). */
 const catching = (name: string) =>
-  workflowNamed(
-    `calls-${name}`,
-    `  - attempt:
-      try:
-        - call-it:
-            call: run_definition
-            with:
-              type: interaction
-              name: ${name}
-      catch:
-        errors:
-          with: { type: https://on.auto/problems/unanswered }
-        as: failure
-        do:
-          - report:
-              set:
-                type: ${x} $failure.type }
-                status: ${x} $failure.status }
-                title: ${x} $failure.title }
-                kind: ${x} $failure.kind }
-                because: ${x} $failure.because ?? null }
-`
-  )
+  catchingCall("interaction", name, {
+    filter: "        errors:\n          with: { type: https://on.auto/problems/unanswered }\n"
+  })
 
 onEveryStore("a workflow's callees that end rejected unanswered, over HTTP", (store) => {
   const clock = makeShiftedClock()
@@ -83,7 +57,7 @@ onEveryStore("a workflow's callees that end rejected unanswered, over HTTP", (st
     const runId = randomUUID()
     const started = await server.send("POST", `${base}/definitions/workflow/${name}/run`, { run_id: runId })
     expect(started.status, JSON.stringify(started.body)).toBe(200)
-    return { runId, calleeId: uuidV5(`${runId} ${callReference} 1`) }
+    return { runId, calleeId: uuidV5(`${runId} ${caughtCallReference} 1`) }
   }
 
   it("rejected unanswered (expired) → PROB/unanswered 410, the callee's kind copied", async () => {

@@ -9,6 +9,37 @@ export const x = "$" + "{"
 export const workflowNamed = (name: string, tasks: string) =>
   `document:\n  dsl: '1.0.3'\n  namespace: test\n  name: ${name}\n  version: '1.0.0'\ndo:\n${tasks}`
 
+/** The reference of the call task of `catchingCall`. */
+export const caughtCallReference = "/do/0/attempt/try/0/call-it"
+
+/**
+ * The workflow `calls-<name>`: it calls the function `type`/`name` (with `input` lines, if any) inside a try whose
+ * catch takes what `filter` names (its `errors` lines; none catches every error W6 lets a bare catch take), and
+ * outputs the error its call raised: `type`, `status`, `title`, `kind` and `because`.
+ */
+export const catchingCall = (type: string, name: string, { input = "", filter = "" } = {}) =>
+  workflowNamed(
+    `calls-${name}`,
+    `  - attempt:
+      try:
+        - call-it:
+            call: run_definition
+            with:
+              type: ${type}
+              name: ${name}
+${input}      catch:
+${filter}        as: failure
+        do:
+          - report:
+              set:
+                type: ${x} $failure.type }
+                status: ${x} $failure.status }
+                title: ${x} $failure.title }
+                kind: ${x} $failure.kind }
+                because: ${x} $failure.because ?? null }
+`
+  )
+
 /** An interaction function whose run waits an hour for its answer: a run that ends later than its call. */
 export const asking = `---
 description: Asks for a decision

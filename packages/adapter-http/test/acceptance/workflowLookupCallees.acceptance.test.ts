@@ -9,7 +9,7 @@ import { inventoryEntry } from "./inventoryEntry.js"
 import { newPlaybook } from "./newPlaybook.js"
 import { stoppedRun } from "./stoppedRun.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
-import { endedRun, saveAll, workflowNamed, x } from "./workflowDocuments.js"
+import { catchingCall, caughtCallReference, endedRun, saveAll } from "./workflowDocuments.js"
 
 const inventoryKey = "inv-workflow-key-7310"
 
@@ -31,32 +31,8 @@ output:
 ---
 `
 
-/** The reference of the call task of `catching`. */
-const callReference = "/do/0/attempt/try/0/look"
-
-/** Calls the lookup `name` inside a try and outputs the error its call raised. */
-const catching = (name: string) =>
-  workflowNamed(
-    `calls-${name}`,
-    `  - attempt:
-      try:
-        - look:
-            call: run_definition
-            with:
-              type: lookup
-              name: ${name}
-              input: { sku: S-1 }
-      catch:
-        as: failure
-        do:
-          - report:
-              set:
-                type: ${x} $failure.type }
-                status: ${x} $failure.status }
-                kind: ${x} $failure.kind }
-                because: ${x} $failure.because ?? null }
-`
-  )
+/** Calls the lookup `name` with an item and catches the error its call raised. */
+const catching = (name: string) => catchingCall("lookup", name, { input: "              input: { sku: S-1 }\n" })
 
 onEveryStore("a workflow's lookup callees that end with their tools unsure, over HTTP", (store) => {
   let server: AcceptanceServer
@@ -128,7 +104,7 @@ onEveryStore("a workflow's lookup callees that end with their tools unsure, over
     const looked = await server.send("POST", `${base}/definitions/lookup/stock/run`, { input: { sku: "S-1" } })
     expect(looked.status, JSON.stringify(looked.body)).toBe(200)
     const runId = randomUUID()
-    const calleeId = uuidV5(`${runId} ${callReference} 1`)
+    const calleeId = uuidV5(`${runId} ${caughtCallReference} 1`)
     // The callee's start alone, under the id the workflow's call derives: a step performed again after a crash.
     await stoppedRun(server, base, looked.body.run_id, 1, new Date(), calleeId)
     const sent = inventory.calls.length

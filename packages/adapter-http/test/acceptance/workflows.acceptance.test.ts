@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
-import { asking, x } from "./workflowDocuments.js"
+import { asking, catchingCall, x } from "./workflowDocuments.js"
 
 /** A workflow document: the header, optional top-level keys, then the root task list. */
 const workflow = (tasks: string, head = "") =>
@@ -33,23 +33,7 @@ const workflowWait = [10_000, 20] as const
 
 /** A try around one call whose caught error the workflow outputs: how each callee ending maps to an error. */
 const caughtCall = (type: string, name: string, input: string, more = "", filter = "") =>
-  workflow(`  - attempt:
-      try:
-        - call-it:
-            call: run_definition
-            with:
-              type: ${type}
-              name: ${name}
-              input: ${input}
-${more}      catch:
-${filter}        as: failure
-        do:
-          - report:
-              set:
-                type: ${x} $failure.type }
-                status: ${x} $failure.status }
-                kind: ${x} $failure.kind }
-`)
+  catchingCall(type, name, { input: `              input: ${input}\n${more}`, filter })
 
 interface Case {
   readonly name: string
