@@ -2,29 +2,13 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { newPlaybook } from "./newPlaybook.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
-import { asking, endedRun, saveAll, workflowNamed as workflow, x } from "./workflowDocuments.js"
+import { asking, catchingCall, endedRun, saveAll, workflowNamed as workflow } from "./workflowDocuments.js"
 
 /** Calls itself: each run one call deeper, until the call that would sit 9 deep. */
 const deep = workflow("deep", "  - again:\n      call: run_definition\n      with: { type: workflow, name: deep }\n")
 
 /** A callee workflow that calls the interaction and outputs the error its call raised. */
-const child = workflow(
-  "child",
-  `  - attempt:
-      try:
-        - ask:
-            call: run_definition
-            with: { type: interaction, name: ask }
-      catch:
-        as: failure
-        do:
-          - report:
-              set:
-                type: ${x} $failure.type }
-                status: ${x} $failure.status }
-                kind: ${x} $failure.kind }
-`
-)
+const child = catchingCall("interaction", "ask")
 
 /** A root workflow holding two open calls at once: the interaction and the child workflow. */
 const root = workflow(
@@ -75,7 +59,9 @@ onEveryStore("the call bounds of a workflow tree over HTTP", (store) => {
     expect((await server.send("GET", `${base}/runs/${callee.run_id}`)).body.output).toEqual({
       type: "https://serverlessworkflow.io/spec/1.0.0/errors/runtime",
       status: 409,
-      kind: "open_calls"
+      title: "interaction ask was rejected: conflict",
+      kind: "open_calls",
+      because: null
     })
     const answered = await server.send("POST", `${base}/runs/${request.run_id}/answer`, { answer: { ok: true } })
     expect(answered.status, JSON.stringify(answered.body)).toBe(200)

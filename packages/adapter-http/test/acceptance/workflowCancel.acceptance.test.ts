@@ -3,32 +3,16 @@ import { newPlaybook } from "./newPlaybook.js"
 import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
-import { asking, endedRun, saveAll, workflowNamed as workflow, x } from "./workflowDocuments.js"
+import { asking, catchingCall, endedRun, saveAll, workflowNamed as workflow } from "./workflowDocuments.js"
 
 /** Calls the interaction; `more` adds fields to the call task. */
 const calling = (name: string, more = "") =>
   workflow(name, `  - ask:\n      call: run_definition\n      with: { type: interaction, name: ask }\n${more}`)
 
 /** Calls the interaction and outputs the error its call raised, caught by a catch naming it (decision W6). */
-const catching = workflow(
-  "catching",
-  `  - attempt:
-      try:
-        - ask:
-            call: run_definition
-            with: { type: interaction, name: ask }
-      catch:
-        errors:
-          with: { type: https://on.auto/problems/unanswered }
-        as: failure
-        do:
-          - report:
-              set:
-                type: ${x} $failure.type }
-                status: ${x} $failure.status }
-                kind: ${x} $failure.kind }
-`
-)
+const catching = catchingCall("interaction", "ask", {
+  filter: "        errors:\n          with: { type: https://on.auto/problems/unanswered }\n"
+})
 
 onEveryStore("cancelling workflow runs and their callees over HTTP", (store) => {
   const clock = makeShiftedClock()

@@ -1,13 +1,7 @@
 import { parentPort } from "node:worker_threads"
-import variant from "@jitl/quickjs-wasmfile-release-sync"
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSSyncVariant,
-  type QuickJSWASMModule
-} from "quickjs-emscripten-core"
 import type { SandboxProgram } from "../ports/Sandbox.js"
 import { type FreshContext, isFresh, openFreshContext } from "./freshContext.js"
-import { layoutOf } from "./memoryImage.js"
+import { grewTooLarge, type KeptEngine, newKeptEngine } from "./keptEngine.js"
 import { type PreparedProgram, prepareProgram } from "./prepareProgram.js"
 import { type RunAnswer, type RunJob, workerReady } from "./protocol.js"
 import { recentMemo } from "./recentMemo.js"
@@ -24,23 +18,16 @@ import { computationBounds, type SandboxBounds } from "./sandboxBounds.js"
  * next job.
  */
 const port = parentPort!
-const keptModuleBytes = 64 * 1024 * 1024
-/** The package's types describe its CommonJS build; as an ES module its default export is the variant itself. */
-const syncVariant = variant as unknown as QuickJSSyncVariant
 
-/** A QuickJS module, and the context it keeps when its build's layout is known (decision 0235). */
-interface Engine {
-  readonly module: QuickJSWASMModule
-  readonly kept: FreshContext | undefined
-}
+/** A QuickJS module, and the run context it keeps when its build's layout is known (decision 0235). */
+type Engine = KeptEngine<FreshContext>
 
 /** A new module, and its kept context opened under the default bounds (each run sets its own as it starts). */
-const newEngine = async (): Promise<Engine> => {
-  const module = await newQuickJSWASMModuleFromVariant(syncVariant)
-  const layout = layoutOf(module)
-  const kept = layout === undefined ? undefined : openFreshContext(module, computationBounds, layout)
-  return { module, kept: kept !== undefined && isFresh(kept) ? kept : undefined }
-}
+const newEngine = (): Promise<Engine> =>
+  newKeptEngine((module, layout) => {
+    const kept = openFreshContext(module, computationBounds, layout)
+    return isFresh(kept) ? kept : undefined
+  })
 
 let engine: Promise<Engine> = newEngine()
 /** The context readied for the next job on an engine that keeps none, with the engine it belongs to. */
@@ -76,7 +63,7 @@ const answer = async (job: RunJob): Promise<RunAnswer> => {
     const fresh = take(current, job.bounds)
     if (!isFresh(fresh)) return fresh
     const outcome = runProgram(fresh, { ...job, script: program.script })
-    if (current.module.getWasmMemory().buffer.byteLength > keptModuleBytes) engine = newEngine()
+    if (grewTooLarge(current.module)) engine = newEngine()
     return outcome
   } catch (error) {
     return broke(error)

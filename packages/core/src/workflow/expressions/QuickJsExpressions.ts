@@ -1,11 +1,5 @@
-import variant from "@jitl/quickjs-wasmfile-release-sync"
 import { Effect, Layer } from "effect"
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSSyncVariant,
-  type QuickJSWASMModule
-} from "quickjs-emscripten-core"
-import { layoutOf } from "../../sandbox/memoryImage.js"
+import { grewTooLarge, type KeptEngine, newKeptEngine } from "../../sandbox/keptEngine.js"
 import {
   type Evaluated,
   type Evaluation,
@@ -17,27 +11,14 @@ import { type ExpressionOutcome, evaluateInQuickJs, isEvaluated } from "./evalua
 import { type ExpressionContext, openExpressionContext } from "./expressionContext.js"
 import { readPath } from "./pathExpressions.js"
 
-/** The package's types describe its CommonJS build; as an ES module its default export is the variant itself. */
-const syncVariant = variant as unknown as QuickJSSyncVariant
-
 /** The work of an expression that only reads a path: what the sandbox counts for it (one checkpoint). */
 const pathWork = 1
 
-/** WebAssembly memory never shrinks: a module that grew past this much is replaced before the next evaluation. */
-const keptModuleBytes = 64 * 1024 * 1024
+/** A QuickJS module, and the expression context it keeps when its build's layout is known (ADR 0264). */
+type Engine = KeptEngine<ExpressionContext>
 
-/** A QuickJS module, and the context it keeps when its build's layout is known (ADR 0264). */
-interface Engine {
-  readonly module: QuickJSWASMModule
-  readonly kept: ExpressionContext | undefined
-}
-
-/** A new module, and its kept context opened first thing in it, when the build is one whose layout is known. */
-const newEngine = async (): Promise<Engine> => {
-  const module = await newQuickJSWASMModuleFromVariant(syncVariant)
-  const layout = layoutOf(module)
-  return { module, kept: layout === undefined ? undefined : openExpressionContext(module, layout) }
-}
+/** A new module, and its kept expression context opened first thing in it. */
+const newEngine = (): Promise<Engine> => newKeptEngine(openExpressionContext)
 
 /**
  * Workflow expressions on QuickJS compiled to WebAssembly, in the calling thread (workflow-format.md §6,
@@ -75,7 +56,7 @@ export const layer: Layer.Layer<ExpressionEvaluator> = Layer.effect(
         }
         return Effect.die(error)
       }
-      if (engine.module.getWasmMemory().buffer.byteLength > keptModuleBytes) replace()
+      if (grewTooLarge(engine.module)) replace()
       return isEvaluated(outcome) ? Effect.succeed(outcome) : Effect.fail(outcome)
     }
     /** Evaluates on the current module in the same step that reads it, after waiting for one being loaded. */
