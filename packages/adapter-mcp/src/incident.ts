@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server"
-import { reject } from "@runledger/core"
+import { incidentInstance, reject } from "@runledger/core"
 import { type Cause, Effect } from "effect"
 import { failureResult } from "./toolResult.js"
 
@@ -18,6 +18,6 @@ export const incidentResult = (tool: string, cause: Cause.Cause<unknown>): Effec
         "internal",
         `Something went wrong inside the runtime while it ran ${tool}. Report the incident ${incident} to whoever runs it.`
       ),
-      `urn:runledger:incident:${incident}`
+      incidentInstance(incident)
     )
   })

@@ -1,5 +1,5 @@
 import { HttpServerResponse } from "@effect/platform"
-import { problemDocument, reject } from "@runledger/core"
+import { incidentInstance, problemDocument, reject } from "@runledger/core"
 
 /**
  * The answer to a defect (HTTP "Responses and errors"): it is logged once to stderr under the request's id, and the
@@ -11,7 +11,7 @@ export const incidentResponse = (requestId: string, defect: string): HttpServerR
     "internal",
     `Something went wrong inside the server. Quote the incident ${requestId} when reporting it.`
   )
-  return HttpServerResponse.unsafeJson(problemDocument(rejection, `urn:runledger:incident:${requestId}`), {
+  return HttpServerResponse.unsafeJson(problemDocument(rejection, incidentInstance(requestId)), {
     status: 500,
     contentType: "application/problem+json"
   })

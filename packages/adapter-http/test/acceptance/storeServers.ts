@@ -22,7 +22,8 @@ export type AcceptanceStore =
  * A runtime on a store, its HTTP handler served over real HTTP on 127.0.0.1, and helpers to call it. `services`
  * are built first and kept in the runtime: settings such as `InteractionSettings`, or `TestContext` so a test
  * drives the clock of the requests and the host with `runtime.runPromise(TestClock.adjust(…))`. `outside` gives the
- * ports that reach outside the runtime: the model provider and the tool servers.
+ * ports that reach outside the runtime: the model provider and the tool servers, and the formats with the sandbox
+ * they run on (a test that puts a fault into a port).
  */
 export const startAcceptanceServer = async <S = never>(
   store: AcceptanceStore,
@@ -31,13 +32,14 @@ export const startAcceptanceServer = async <S = never>(
   outside: {
     readonly modelProvider?: Layer.Layer<ModelProvider>
     readonly toolServers?: Layer.Layer<ToolServers, never, RuntimeConfig>
+    readonly formats?: Parameters<typeof RunLedger.onStore>[2]
   } = {}
 ) => {
   const storeLayer =
     store.kind === "memory" ? MemoryStore.layer : PostgresStore.layer({ url: store.url, schema: store.schema })
   const runtime = ManagedRuntime.make(
     Layer.provideMerge(
-      RunLedger.onStore(storeLayer, settings, undefined, outside.modelProvider, outside.toolServers),
+      RunLedger.onStore(storeLayer, settings, outside.formats, outside.modelProvider, outside.toolServers),
       services
     )
   )

@@ -64,11 +64,19 @@ export const problemTypeName = (rejection: Pick<Rejection, "reason" | "kind">): 
 /** The title of a problem type name. */
 export const problemTitle = (typeName: string): string => titles[typeName] ?? typeName.replaceAll("_", " ")
 
-/** The problem document of a rejection, as HTTP answers it and MCP puts it in a failed tool result. */
+/** The `instance` of a 500's problem: the incident reference that names the server's log entry (HTTP seed). */
+export const incidentInstance = (incident: string): string => `urn:runledger:incident:${incident}`
+
+/**
+ * The problem document of a rejection, as HTTP answers it and MCP puts it in a failed tool result. A rejection
+ * carrying an incident (a run that failed inside the runtime) names it as its `instance`.
+ */
 export const problemDocument = (rejection: Rejection, instance?: string): ProblemDocument => {
   const typeName = problemTypeName(rejection)
+  const { incident, ...extras } = rejection.extras ?? {}
+  const reference = instance ?? (typeof incident === "string" ? incidentInstance(incident) : undefined)
   return {
-    ...(rejection.extras ?? {}),
+    ...extras,
     type: `${problemTypeBase}${typeName}`,
     title: problemTitle(typeName),
     status: rejection.status,
@@ -79,6 +87,6 @@ export const problemDocument = (rejection: Rejection, instance?: string): Proble
       : { errors: rejection.errors.map(({ pointer, detail }) => ({ detail, pointer })) }),
     ...(rejection.kind === undefined ? {} : { kind: rejection.kind }),
     ...(rejection.because === undefined ? {} : { because: rejection.because }),
-    ...(instance === undefined ? {} : { instance })
+    ...(reference === undefined ? {} : { instance: reference })
   }
 }

@@ -55,6 +55,8 @@ export interface RunState extends Run {
   readonly cancel_requested_at?: string
   /** The call of a workflow step that started this run (`metadata.called_by`), carried onto its ending facts. */
   readonly called_by?: unknown
+  /** A failed run's incident: the log entry of its failure, the `instance` of its 500 (ADR 0413). */
+  readonly incident?: string
 }
 
 /** The run as the API shows it: the public fields only. */
@@ -65,5 +67,6 @@ export const publicRun = ({
   attempts: _attempts,
   cancel_requested_at: _cancel,
   called_by: _calledBy,
+  incident: _incident,
   ...run
 }: RunState): Run => run

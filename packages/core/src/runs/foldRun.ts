@@ -74,7 +74,8 @@ export const foldRun = (current: RunState | undefined, fact: Fact): RunState | u
           ...current,
           status: "failed",
           ended_at: at,
-          rejection: { reason: "internal", detail: data.detail }
+          rejection: { reason: "internal", detail: data.detail },
+          ...(typeof data.incident === "string" ? { incident: data.incident } : {})
         }
       )
     }

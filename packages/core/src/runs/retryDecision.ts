@@ -32,7 +32,7 @@ export const rejectionOfRun = (run: RunState): Rejection => {
       ...(run.rejection?.because === undefined ? {} : { because: run.rejection.because }),
       ...(run.rejection?.errors === undefined ? {} : { errors: run.rejection.errors }),
       ...(retryAfter === undefined ? {} : { retryAfter }),
-      extras: { run_id: run.run_id }
+      extras: { run_id: run.run_id, ...(run.incident === undefined ? {} : { incident: run.incident }) }
     }
   )
 }

@@ -89,7 +89,10 @@ export const carryOut = (
             }
           })
     })
-  }).pipe(Effect.catchAllCause((cause) => recordFailure(cause)))
+  }).pipe(
+    Effect.flatMap(withIncident),
+    Effect.catchAllCause((cause) => recordFailure(cause))
+  )
 
 /** The ending fact of a format's ending, holding the output and record to the shared bound. */
 const endingDraft = (ending: Exclude<FormatEnding, { _tag: "Started" }>) => {
@@ -162,16 +165,38 @@ export const appendsOfEnding = (
     return { facts, alongside }
   })
 
-/** A defect inside a format becomes the run's failure, logged once with its incident id. */
-const recordFailure = (cause: Cause.Cause<unknown>): Effect.Effect<FormatEnding, never, Ids> =>
+/** A new incident id, logged once with what broke: the reference a failed run's 500 and its `run_failed` carry. */
+const newIncident = (what: Cause.Cause<unknown> | string): Effect.Effect<string, never, Ids> =>
   Effect.gen(function* () {
     const ids = yield* Ids
     const incident = yield* ids.uuidv7(yield* Clock.currentTimeMillis)
-    yield* Effect.logError(`incident ${incident}: a run failed inside the runtime`, cause)
-    return {
-      _tag: "Rejected",
-      rejection: reject("internal", `The runtime broke while it ran this run; the incident is ${incident}.`, {
-        extras: { incident }
-      })
-    } as const
+    yield* Effect.logError(`incident ${incident}: a run failed inside the runtime`, what)
+    return incident
   })
+
+/** A defect inside a format becomes the run's failure, logged once with its incident id. */
+const recordFailure = (cause: Cause.Cause<unknown>): Effect.Effect<FormatEnding, never, Ids> =>
+  Effect.map(
+    newIncident(cause),
+    (incident) =>
+      ({
+        _tag: "Rejected",
+        rejection: reject("internal", `The runtime broke while it ran this run; the incident is ${incident}.`, {
+          extras: { incident }
+        })
+      }) as const
+  )
+
+/**
+ * A format's ending that says the runtime broke (`internal`, e.g. the sandbox broke) without an incident gets one,
+ * logged with its detail (ADR 0413): every failed run names the log entry of its failure.
+ */
+const withIncident = (ending: FormatEnding): Effect.Effect<FormatEnding, never, Ids> => {
+  if (ending._tag !== "Rejected" || ending.rejection.reason !== "internal") return Effect.succeed(ending)
+  const { rejection } = ending
+  if (typeof rejection.extras?.incident === "string") return Effect.succeed(ending)
+  return Effect.map(newIncident(rejection.detail), (incident) => ({
+    ...ending,
+    rejection: reject("internal", rejection.detail, { extras: { ...rejection.extras, incident } })
+  }))
+}
