@@ -1,14 +1,12 @@
-import { randomUUID } from "node:crypto"
 import type { RuntimeSettings } from "@runledger/core"
 import { ToolServersLive } from "@runledger/tool-servers"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { uuidV5 } from "../../../core/src/workflow/engine/uuidV5.js"
 import { type ChatServer, serveChat } from "./chatServer.js"
 import { newPlaybook } from "./newPlaybook.js"
 import { makeShiftedClock } from "./shiftedClock.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
-import { asking, catchingCall, caughtCallReference, endedRun, saveAll } from "./workflowDocuments.js"
+import { asking, catchingCall, endedRun, saveAll, startCatching } from "./workflowDocuments.js"
 
 /** A notification to a chat room through the chat server's tool: it takes no answer, so its delivery ends it. */
 const notify = `---
@@ -52,13 +50,7 @@ onEveryStore("a workflow's callees that end rejected unanswered, over HTTP", (st
     await chat?.close()
   })
 
-  /** Starts the workflow `name` under a run id of the test's own; that id and its callee's (the call key's UUIDv5). */
-  const startWorkflow = async (name: string) => {
-    const runId = randomUUID()
-    const started = await server.send("POST", `${base}/definitions/workflow/${name}/run`, { run_id: runId })
-    expect(started.status, JSON.stringify(started.body)).toBe(200)
-    return { runId, calleeId: uuidV5(`${runId} ${caughtCallReference} 1`) }
-  }
+  const startWorkflow = (name: string) => startCatching(server, base, name)
 
   it("rejected unanswered (expired) → PROB/unanswered 410, the callee's kind copied", async () => {
     chat.mode = "serving"

@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto"
 import { FormatsLive, QuickJsSandbox, Sandbox, SandboxBroke } from "@runledger/core"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { uuidV5 } from "../../../core/src/workflow/engine/uuidV5.js"
 import { newPlaybook } from "./newPlaybook.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
-import { catchingCall, caughtCallReference, endedRun, saveAll } from "./workflowDocuments.js"
+import { catchingCall, endedRun, saveAll, startCatching } from "./workflowDocuments.js"
 
 /** What the broken sandbox says of itself, as a worker that exited would. */
 const brokenWords = "the worker exited with code 1"
@@ -58,9 +57,7 @@ onEveryStore("a workflow's callee that failed inside the runtime, over HTTP", (s
   })
 
   it("failed → ERR/runtime 500: the callee run failed, its incident named, the caller's catch takes it", async () => {
-    const runId = randomUUID()
-    const started = await server.send("POST", `${base}/definitions/workflow/calls-breaking/run`, { run_id: runId })
-    expect(started.status, JSON.stringify(started.body)).toBe(200)
+    const { runId, calleeId } = await startCatching(server, base, "calls-breaking")
     expect(await endedRun(server, base, runId)).toMatchObject({
       status: "succeeded",
       output: {
@@ -71,7 +68,7 @@ onEveryStore("a workflow's callee that failed inside the runtime, over HTTP", (s
         because: null
       }
     })
-    const callee = await server.send("GET", `${base}/runs/${uuidV5(`${runId} ${caughtCallReference} 1`)}`)
+    const callee = await server.send("GET", `${base}/runs/${calleeId}`)
     expect(callee.status).toBe(200)
     expect(callee.body).toMatchObject({ status: "failed" })
     expect(JSON.stringify(callee.body)).toContain(brokenWords)

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
+import { uuidV5 } from "../../../core/src/workflow/engine/uuidV5.js"
 import type { AcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
 
@@ -11,6 +13,9 @@ export const workflowNamed = (name: string, tasks: string) =>
 
 /** The reference of the call task of `catchingCall`. */
 export const caughtCallReference = "/do/0/attempt/try/0/call-it"
+
+/** The run id of the callee that the first call of `catchingCall` starts in the workflow run `runId` (UUIDv5). */
+export const caughtCalleeId = (runId: string): string => uuidV5(`${runId} ${caughtCallReference} 1`)
 
 /**
  * The workflow `calls-<name>`: it calls the function `type`/`name` (with `input` lines, if any) inside a try whose
@@ -64,6 +69,17 @@ export const saveAll = async (
     const saved = await server.send("POST", `${base}/definitions/${type}`, { name, source, ...diagram })
     expect(saved.status, JSON.stringify(saved.body)).toBe(201)
   }
+}
+
+/**
+ * Starts the workflow `name` of the playbook at `base` under a run id of the test's own: that id, and the id of the
+ * callee its `catchingCall` starts.
+ */
+export const startCatching = async (server: AcceptanceServer, base: string, name: string) => {
+  const runId = randomUUID()
+  const started = await server.send("POST", `${base}/definitions/workflow/${name}/run`, { run_id: runId })
+  expect(started.status, JSON.stringify(started.body)).toBe(200)
+  return { runId, calleeId: caughtCalleeId(runId) }
 }
 
 /** The run `runId` of the playbook at `base` once it ended, read every 100 ms for at most 20 s. */

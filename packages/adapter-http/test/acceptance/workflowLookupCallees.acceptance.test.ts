@@ -3,13 +3,12 @@ import type { RuntimeSettings } from "@runledger/core"
 import { ToolServersLive } from "@runledger/tool-servers"
 import { Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { uuidV5 } from "../../../core/src/workflow/engine/uuidV5.js"
 import { type InventoryHttp, serveInventory } from "../../../tool-servers/test/fakes/inventoryHttp.js"
 import { inventoryEntry } from "./inventoryEntry.js"
 import { newPlaybook } from "./newPlaybook.js"
 import { stoppedRun } from "./stoppedRun.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
-import { catchingCall, caughtCallReference, endedRun, saveAll } from "./workflowDocuments.js"
+import { catchingCall, caughtCalleeId, endedRun, saveAll } from "./workflowDocuments.js"
 
 const inventoryKey = "inv-workflow-key-7310"
 
@@ -104,7 +103,7 @@ onEveryStore("a workflow's lookup callees that end with their tools unsure, over
     const looked = await server.send("POST", `${base}/definitions/lookup/stock/run`, { input: { sku: "S-1" } })
     expect(looked.status, JSON.stringify(looked.body)).toBe(200)
     const runId = randomUUID()
-    const calleeId = uuidV5(`${runId} ${caughtCallReference} 1`)
+    const calleeId = caughtCalleeId(runId)
     // The callee's start alone, under the id the workflow's call derives: a step performed again after a crash.
     await stoppedRun(server, base, looked.body.run_id, 1, new Date(), calleeId)
     const sent = inventory.calls.length
