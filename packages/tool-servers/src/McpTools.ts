@@ -83,28 +83,28 @@ const listOn =
     session.probe?.reset()
     const changes = session.changes
     const sent = session.sent
+    // The SDK's own timer and the effect's bound the listing alike: whichever ends it first, it ends the same way.
+    const late = () => {
+      session.broken = true
+      return serverFailed(
+        prepared.entry.name,
+        "failing",
+        `It did not list its tools within ${limit / 1000} seconds.`,
+        scrub
+      )
+    }
     return Effect.tryPromise({
       // No signal: a use cut short leaves the session closed, which ends what it had in flight.
       try: () => session.client.listTools(undefined, { timeout: limit }),
       catch: (error): ToolServerFailed | SessionGone => {
         const gone = goneOf(session, sent, error)
         if (gone !== undefined) return gone
+        if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return late()
         session.broken = !(error instanceof ProtocolError) && session.probe?.status !== 429
         return failureOf(prepared, scrub, session.probe)(error)
       }
     }).pipe(
-      Effect.timeoutFail({
-        duration: Duration.millis(limit),
-        onTimeout: () => {
-          session.broken = true
-          return serverFailed(
-            prepared.entry.name,
-            "failing",
-            `It did not list its tools within ${limit / 1000} seconds.`,
-            scrub
-          )
-        }
-      }),
+      Effect.timeoutFail({ duration: Duration.millis(limit), onTimeout: late }),
       Effect.filterOrFail(
         () => !closedUnsent(session, sent),
         () => new SessionGone({ detail: "The session closed before its listing was sent." })
