@@ -1,4 +1,10 @@
-import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client"
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+  type Transport
+} from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { type ListedTool, type ToolServerFailed, toolServerLimits } from "@runledger/core"
 import { Duration, Effect } from "effect"
@@ -119,15 +125,17 @@ export const openSession = (
     client.setNotificationHandler("notifications/tools/list_changed", () => dropListing(session))
     client.onerror = () => dropListing(session)
     const limit = entry.connectTimeoutMs ?? toolServerLimits.connectMs
+    // The SDK's own timer and the effect's bound the opening alike: whichever ends it first, it ends the same way.
+    const late = () => serverFailed(entry.name, "unreachable", `It did not open within ${limit / 1000} seconds.`, scrub)
+    const failed = failureOf(prepared, scrub, probe)
     return Effect.tryPromise({
       try: () => client.connect(transport, { timeout: limit }),
-      catch: failureOf(prepared, scrub, probe)
+      catch: (error) =>
+        error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && probe?.unreachable === undefined
+          ? late()
+          : failed(error)
     }).pipe(
-      Effect.timeoutFail({
-        duration: Duration.millis(limit),
-        onTimeout: () =>
-          serverFailed(entry.name, "unreachable", `It did not open within ${limit / 1000} seconds.`, scrub)
-      }),
+      Effect.timeoutFail({ duration: Duration.millis(limit), onTimeout: late }),
       Effect.onError(() => Effect.promise(() => client.close().catch(() => undefined))),
       Effect.as(session)
     )

@@ -58,6 +58,14 @@ beforeAll(async () => {
     },
     { name: "wrongkey", type: "mcp", url: `${inventory.url}/mcp`, headers: { Authorization: "Bearer nope-nope-nope" } },
     { name: "nowhere", type: "mcp", url: "http://127.0.0.1:9/mcp", connectTimeoutMs: 2_000 },
+    // A process that starts and never answers: the SDK's timer and the runtime's bound are due at once.
+    {
+      name: "silent",
+      type: "stdio",
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+      connectTimeoutMs: 300
+    },
     {
       name: "unset",
       type: "mcp",
@@ -173,6 +181,16 @@ describe("a remote MCP server over streamable HTTP", () => {
     const unset = Either.flip(await list("unset")).pipe(Either.getOrThrow)
     expect(unset).toMatchObject({ because: "key_refused" })
     expect(unset._tag === "ToolServerFailed" && unset.detail).toContain("NOT_SET_ANYWHERE")
+  })
+
+  it("fails a process that never answers within the connect limit as unreachable, whichever timer ends it", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const silent = Either.flip(await list("silent")).pipe(Either.getOrThrow)
+      expect(silent).toMatchObject({
+        because: "unreachable",
+        detail: expect.stringContaining("did not open within 0.3 seconds")
+      })
+    }
   })
 
   it("knows no server the settings do not name", async () => {
