@@ -122,6 +122,7 @@ export const openSession = (
       session.closed = true
     }
     countSends(transport, session)
+    const spawned = processOf(transport)
     client.setNotificationHandler("notifications/tools/list_changed", () => dropListing(session))
     client.onerror = () => dropListing(session)
     const limit = entry.connectTimeoutMs ?? toolServerLimits.connectMs
@@ -136,10 +137,40 @@ export const openSession = (
           : failed(error)
     }).pipe(
       Effect.timeoutFail({ duration: Duration.millis(limit), onTimeout: late }),
-      Effect.onError(() => Effect.promise(() => client.close().catch(() => undefined))),
+      Effect.onError(() => Effect.promise(() => abandon(client, spawned()))),
       Effect.as(session)
     )
   })
+
+/**
+ * The id of the process a transport started, kept as it starts: the SDK forgets it as soon as it begins to close,
+ * which it does itself when its own timer ends the opening.
+ */
+const processOf = (transport: Transport): (() => number | undefined) => {
+  let pid: number | undefined
+  if (transport instanceof StdioClientTransport) {
+    const start = transport.start.bind(transport)
+    transport.start = () =>
+      start().finally(() => {
+        pid = transport.pid ?? undefined
+      })
+  }
+  return () => pid
+}
+
+/**
+ * Gives up a session that did not open: its process is killed at once (the SDK's close ends its input, then
+ * signals it 2 s later, on timers that do not keep the runtime alive: a server that never answered could outlive it).
+ */
+const abandon = (client: Client, pid: number | undefined): Promise<void> => {
+  if (pid !== undefined)
+    try {
+      process.kill(pid, "SIGKILL")
+    } catch {
+      // It has exited already.
+    }
+  return client.close().catch(() => undefined)
+}
 
 /** Counts on the session each message its client hands the transport, before the transport sends it. */
 const countSends = (transport: Transport, session: McpSession): void => {

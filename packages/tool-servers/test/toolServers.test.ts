@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { defaultSettings, RuntimeConfig, type ToolServerEntry, ToolServers } from "@runledger/core"
 import { ToolServersLive } from "@runledger/tool-servers"
@@ -9,6 +10,8 @@ import { type InventoryHttp, serveInventory } from "./fakes/inventoryHttp.js"
 const secret = "inv-secret-0123456789"
 const billingKey = "bill-key-abcdefgh"
 const environment = { INVENTORY_KEY: secret, BILLING_KEY: billingKey, TENANT: "acme" }
+/** Marks the command line of the process that never answers, to look for it once it was given up. */
+const silentMark = `runledger-silent-${process.pid}`
 const stdioScript = fileURLToPath(new URL("./fakes/inventoryStdio.mjs", import.meta.url))
 
 let inventory: InventoryHttp
@@ -63,7 +66,7 @@ beforeAll(async () => {
       name: "silent",
       type: "stdio",
       command: process.execPath,
-      args: ["-e", "setInterval(() => {}, 1000)"],
+      args: ["-e", `setInterval(() => {}, 1000) // ${silentMark}`],
       connectTimeoutMs: 300
     },
     {
@@ -191,6 +194,8 @@ describe("a remote MCP server over streamable HTTP", () => {
         detail: expect.stringContaining("did not open within 0.3 seconds")
       })
     }
+    // Each process given up was killed: none is left running.
+    expect(spawnSync("pgrep", ["-f", silentMark]).stdout.toString()).toBe("")
   })
 
   it("knows no server the settings do not name", async () => {
