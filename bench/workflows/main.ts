@@ -23,7 +23,7 @@ import {
   workflowNames
 } from "./runLedgerRuntime.js"
 import { gapMedian, type Sample } from "./sample.js"
-import { installTransactionCounter, type Sent } from "./transactionCounter.js"
+import { installTransactionCounter, type Sent, type Whose } from "./transactionCounter.js"
 
 const config = readWorkflowsConfig()
 const log = (line: string) => process.stdout.write(`${line}\n`)
@@ -35,9 +35,8 @@ log(
     `(BENCH_SCALE=${config.scale}), node ${process.version}, ${cpus().length} cpus`
 )
 
-/** Per step, what the driver sent between `before` and now. */
-const perStep = (before: Sent, count: number) => {
-  const after = sent()
+/** Per step, what the driver sent for `whose` clients between `before` and `after` (now by default). */
+const perStep = (before: Sent, count: number, whose: Whose, after: Sent = sent(whose)) => {
   return {
     commits: (after.commits - before.commits) / count,
     writeCommits: (after.writeCommits - before.writeCommits) / count,
@@ -58,23 +57,24 @@ const check = (output: unknown, expected: number): { wrong?: string } => {
 /** One RunLedger workflow, timed by its own facts and by the wall clock. */
 const sequentialRunLedger =
   (runtime: RunLedgerRuntime, name: string, counted: boolean) => async (): Promise<Sample> => {
-    const before = sent()
-    const run = await runtime.runWorkflow(name, { n: 0 })
+    const before = sent("runledger")
+    let after = before
+    const run = await runtime.runWorkflow(name, { n: 0 }, { ended: () => (after = sent("runledger")) })
     return {
       ...(name === workflowNames.calls ? { stepP50: median(run.inputGaps) } : {}),
       wallPerStep: run.wallMs / steps,
       stepsPerSecond: steps / (run.wallMs / 1_000),
-      ...(counted ? perStep(before, steps) : {}),
+      ...(counted ? perStep(before, steps, "runledger", after) : {}),
       ...(run.status === "succeeded" ? check(run.output, steps) : { wrong: `run ${run.runId} ${run.status}` })
     }
   }
 
 /** `concurrent` RunLedger workflows at once: steps/s from the first start to the last ending the facts record. */
 const concurrentRunLedger = (runtime: RunLedgerRuntime, counted: boolean) => async (): Promise<Sample> => {
-  const before = sent()
+  const before = sent("runledger")
   const begin = performance.now()
   const runs: Array<EndedRun> = await Promise.all(
-    Array.from({ length: concurrent }, () => runtime.runWorkflow(workflowNames.calls, { n: 0 }))
+    Array.from({ length: concurrent }, () => runtime.runWorkflow(workflowNames.calls, { n: 0 }, { gaps: false }))
   )
   const wallMs = performance.now() - begin
   const total = steps * concurrent
@@ -82,7 +82,7 @@ const concurrentRunLedger = (runtime: RunLedgerRuntime, counted: boolean) => asy
   return {
     wallPerStep: wallMs / total,
     stepsPerSecond: total / (wallMs / 1_000),
-    ...(counted ? perStep(before, total) : {}),
+    ...(counted ? perStep(before, total, "runledger") : {}),
     ...(wrong.some((reason) => reason !== undefined) ? { wrong: wrong.find((reason) => reason !== undefined)! } : {})
   }
 }
@@ -126,14 +126,14 @@ try {
           name: "raw INSERT",
           store: "postgres",
           measure: async () => {
-            const before = sent()
+            const before = sent("others")
             const ends = await raw.run(steps)
             const wallMs = ends.at(-1)! - ends[0]!
             return {
               stepP50: gapMedian(ends),
               wallPerStep: wallMs / steps,
               stepsPerSecond: steps / (wallMs / 1_000),
-              ...perStep(before, steps)
+              ...perStep(before, steps, "others")
             }
           }
         }
@@ -150,14 +150,14 @@ try {
           name: "DBOS steps",
           store: "postgres",
           measure: async () => {
-            const before = sent()
+            const before = sent("others")
             const run = await dbos.run(steps)
             const wallMs = run.stepEnds.at(-1)! - run.stepEnds[0]!
             return {
               stepP50: gapMedian(run.stepEnds),
               wallPerStep: wallMs / steps,
               stepsPerSecond: steps / (wallMs / 1_000),
-              ...perStep(before, steps),
+              ...perStep(before, steps, "others"),
               ...check(run.output, steps)
             }
           }
@@ -175,7 +175,7 @@ try {
           name: "DBOS steps",
           store: "postgres",
           measure: async () => {
-            const before = sent()
+            const before = sent("others")
             const begin = performance.now()
             const runs = await Promise.all(Array.from({ length: concurrent }, () => dbos.run(steps)))
             const wallMs = performance.now() - begin
@@ -184,7 +184,7 @@ try {
             return {
               wallPerStep: wallMs / total,
               stepsPerSecond: total / (wallMs / 1_000),
-              ...perStep(before, total),
+              ...perStep(before, total, "others"),
               ...(wrong === undefined ? {} : { wrong })
             }
           }

@@ -193,7 +193,8 @@ export const printReport = (report: Report): void => {
     "\np50 ms/step: median gap between consecutive recorded step results (RunLedger: its workflow_input_applied " +
       "facts' times, ms resolution; DBOS and raw: when each step returned). wall ms/step: the repetition's wall " +
       "time over its steps. commits/step: transactions the driver ended (COMMIT, or a statement outside BEGIN … " +
-      "COMMIT, reads included); writes/step: those that wrote; round trips/step: statements sent. Every figure is " +
+      "COMMIT, reads included) by the RunLedger store's clients for its rows, by the others for the peers', until " +
+      "the run was seen ended; writes/step: those that wrote; round trips/step: statements sent. Every figure is " +
       "the median over the repetitions."
   )
   for (const row of [rlCalls, dbos]) {

@@ -31,26 +31,39 @@ const abandons = /^\s*ROLLBACK\b(?!\s+TO)/i
 /** Statements that write: plain DML, a notification, or the Postgres store's append functions. */
 const writes = /\b(INSERT|UPDATE|DELETE|pg_notify|NOTIFY|runledger_append\w*|runledger_write\w*)\b/i
 
+/** Whose clients a count takes: the RunLedger store's (their `application_name` starts `runledger`), or the others'. */
+export type Whose = "runledger" | "others"
+
+const whoseOf = (client: object): Whose =>
+  String(
+    (client as { connectionParameters?: { application_name?: unknown } }).connectionParameters?.application_name ?? ""
+  ).startsWith("runledger")
+    ? "runledger"
+    : "others"
+
 /**
  * Counts what every `pg` client of this process sends — the Postgres store's (through @effect/sql-pg), DBOS's and
  * the raw insert floor's alike, as they share one `pg` — and sorts it into round trips and commits, following each
- * connection in and out of its transactions (a text of several statements counts as one round trip). Read before and after a timed run: the difference is what it sent.
+ * connection in and out of its transactions (a text of several statements counts as one round trip), apart for the
+ * RunLedger store's clients and the others', so a peer's background queries never count as RunLedger's. Read before
+ * and after a timed run: the difference is what it sent.
  */
-export const installTransactionCounter = async (): Promise<() => Sent> => {
+export const installTransactionCounter = async (): Promise<(whose: Whose) => Sent> => {
   // Through a variable: `pg` has no type declarations here.
   const specifier = "pg"
   const pg = ((await import(specifier)) as { default: PgModule }).default
   const original = pg.Client.prototype.query
   const open = new WeakMap<object, { wrote: boolean }>()
-  let roundTrips = 0
-  let commits = 0
-  let writeCommits = 0
-  const shapes = new Map<string, number>()
+  const counts = {
+    runledger: { roundTrips: 0, commits: 0, writeCommits: 0, shapes: new Map<string, number>() },
+    others: { roundTrips: 0, commits: 0, writeCommits: 0, shapes: new Map<string, number>() }
+  }
   pg.Client.prototype.query = function (this: object, ...args: Array<unknown>) {
-    roundTrips += 1
+    const count = counts[whoseOf(this)]
+    count.roundTrips += 1
     const text = textOf(args[0])
     const shape = `${text.replace(/\s+/g, " ").trim().slice(0, 72)}${firstValueOf(args)}`
-    shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
+    count.shapes.set(shape, (count.shapes.get(shape) ?? 0) + 1)
     // A text may hold several statements: the store sends `BEGIN; …` and `…; COMMIT` as one round trip each.
     const wrote = writes.test(text)
     if (abandons.test(text)) open.delete(this)
@@ -59,17 +72,17 @@ export const installTransactionCounter = async (): Promise<() => Sent> => {
       transaction.wrote ||= wrote
       open.set(this, transaction)
       if (commitsAtEnd.test(text)) {
-        commits += 1
-        if (transaction.wrote) writeCommits += 1
+        count.commits += 1
+        if (transaction.wrote) count.writeCommits += 1
         open.delete(this)
       }
     } else {
-      commits += 1
-      if (wrote) writeCommits += 1
+      count.commits += 1
+      if (wrote) count.writeCommits += 1
     }
     return original.apply(this, args)
   }
-  return () => ({ roundTrips, commits, writeCommits, shapes: new Map(shapes) })
+  return (whose) => ({ ...counts[whose], shapes: new Map(counts[whose].shapes) })
 }
 
 interface PgModule {

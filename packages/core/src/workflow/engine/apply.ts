@@ -8,7 +8,7 @@ import { evaluateDuration, evaluateTemplate } from "./evaluation.js"
 import { type Raised, runtimeFault, Stopped, timeoutFault } from "./faults.js"
 import { frameById, type ListOutcome, newList, type Signal } from "./frames.js"
 import type { Interpret, RunStateData } from "./Interpreter.js"
-import { jsonBytes } from "./jsonValues.js"
+import { copyJson, jsonBytes } from "./jsonValues.js"
 import { slotFor } from "./listenTask.js"
 import { armTimer, disarmTimer, inputWallTime, type Machine } from "./Machine.js"
 import type { Fault, RunState } from "./RunStateShape.js"
@@ -322,7 +322,7 @@ const initialState = (input: Extract<WorkflowInput, { kind: "started" }>): RunSt
  * passes them at once). Keys keep their order, which the recorded patch rebuilds.
  */
 const copyOf = (previous: RunState): RunState => {
-  const state = structuredClone({ ...previous, limits: null }) as unknown as { limits: RunState["limits"] }
+  const state = copyJson({ ...previous, limits: null }) as unknown as { limits: RunState["limits"] }
   state.limits = previous.limits
   return state as unknown as RunState
 }

@@ -3,6 +3,25 @@ const encoder = new TextEncoder()
 /** The size of a value in UTF-8 bytes of its JSON ("as JSON", workflow-format.md §0). */
 export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value) ?? "null").length
 
+/** Sets a member as data, `__proto__` included (a plain assignment of that key would set the prototype). */
+export const setMember = (target: Record<string, unknown>, key: string, value: unknown): void => {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  else target[key] = value
+}
+
+/**
+ * A deep copy of a JSON value, members in their order and `__proto__` kept as data: what `structuredClone` makes
+ * of it, several times faster for the small objects a run state holds.
+ */
+export const copyJson = <A>(value: A): A => {
+  if (typeof value !== "object" || value === null) return value
+  if (Array.isArray(value)) return value.map(copyJson) as A
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) setMember(copy, key, copyJson((value as Record<string, unknown>)[key]))
+  return copy as A
+}
+
 /** JSON deep equality: same types, same items in order, same members in any order. */
 export const jsonEqual = (left: unknown, right: unknown): boolean => {
   if (left === right) return true

@@ -1,4 +1,5 @@
 import type { RunStateData } from "./Interpreter.js"
+import { copyJson, setMember } from "./jsonValues.js"
 
 /** One operation of an RFC 6902 JSON Patch, of the three a state change needs. */
 export type StatePatchOperation =
@@ -82,16 +83,8 @@ export const diffState = (before: RunStateData | undefined, after: RunStateData)
   return operations
 }
 
-/** Sets a member as data, `__proto__` included (a plain assignment of that key would set the prototype). */
-const setMember = (target: JsonObject, key: string, value: unknown): void => {
-  if (key === "__proto__")
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
-  else target[key] = value
-}
-
 /** A value of a patch as the state keeps it: objects and arrays copied, so the state never shares the fact's. */
-const copied = (value: unknown): unknown =>
-  typeof value === "object" && value !== null ? structuredClone(value) : value
+const copied = copyJson
 
 /** A shallow copy of an object or array, its members in the same order. */
 const shallow = (value: unknown): unknown => {
