@@ -2,7 +2,7 @@ import type { Fact, Projection, StreamAppend, ViewKey } from "@runledger/core"
 import { lockNames, newFactsLiteral, streamChecks } from "./appendArguments.js"
 import type { KnownDocuments } from "./knownDocuments.js"
 import { placeFacts } from "./placeFacts.js"
-import { type DocChanges, type DocRow, foldDocs, viewKeysOf } from "./projectFacts.js"
+import { type DocChanges, type DocRow, factViewKeys, foldDocs } from "./projectFacts.js"
 import { callText, literal } from "./sqlLiterals.js"
 
 /** An append of known documents, ready to send: its statement, and what it writes once it went through. */
@@ -62,13 +62,13 @@ export const knownAppend = (
   const facts = placedWatched(batch, () => {
     positionsRead = true
   })
-  const keys = viewKeysOf(projections, facts)
+  const factKeys = facts.map((fact) => factViewKeys(projections, fact))
+  const keys = new Map(factKeys.flat())
   const rows: Array<DocRow> = []
   const stamps: Array<ViewKey & { readonly stamp: string | null }> = []
   const fresh = new Set(entries.filter(({ expected }) => expected === 0).map(({ stream }) => stream))
-  const onNewStreams = viewKeysOf(
-    projections,
-    facts.filter((fact) => fresh.has(fact.metadata.stream))
+  const onNewStreams = new Set(
+    factKeys.flatMap((ofFact, index) => (fresh.has(facts[index]!.metadata.stream) ? ofFact.map(([key]) => key) : []))
   )
   for (const [key, viewKey] of keys) {
     const document = known.get(key)

@@ -7,17 +7,22 @@ import type { Tables } from "./Tables.js"
 /** A view document's identity as one string: its view, partition and id. */
 export const viewDocKey = (key: ViewKey): string => JSON.stringify([key.view, key.partition, key.id])
 
+/** The view documents one fact changes, by `viewDocKey` (a document several projections key, more than once). */
+export const factViewKeys = (
+  projections: ReadonlyArray<Projection>,
+  fact: Fact
+): ReadonlyArray<readonly [string, ViewKey]> => {
+  const keys: Array<readonly [string, ViewKey]> = []
+  for (const projection of projections)
+    if (projection.types.includes(fact.type)) for (const key of projection.keys(fact)) keys.push([viewDocKey(key), key])
+  return keys
+}
+
 /** The view documents the facts change, each once. */
 export const viewKeysOf = (
   projections: ReadonlyArray<Projection>,
   facts: ReadonlyArray<Fact>
-): ReadonlyMap<string, ViewKey> => {
-  const keys = new Map<string, ViewKey>()
-  for (const fact of facts)
-    for (const projection of projections)
-      if (projection.types.includes(fact.type)) for (const key of projection.keys(fact)) keys.set(viewDocKey(key), key)
-  return keys
-}
+): ReadonlyMap<string, ViewKey> => new Map(facts.flatMap((fact) => factViewKeys(projections, fact)))
 
 /** A view document as `runledger_docs` returns it and `runledger_write_docs` takes it. */
 export interface DocRow {
