@@ -1,4 +1,4 @@
-import { mainThreadOnCpuMillis } from "./threadCpu.js"
+import { mainThreadOnCpuMillis } from "../shared/threadCpu.js"
 
 /** One way of calling the tool, the milliseconds each of its calls took, and the main thread's CPU they used. */
 export interface Timed {

@@ -8,6 +8,7 @@ import { cpus } from "node:os"
 import * as MemoryStore from "@runledger/store-memory"
 import { median } from "../ledger/measure.js"
 import { loadPostgresStore, maxConnections } from "../ledger/postgresStore.js"
+import { mainThreadOnCpuMillis } from "../shared/threadCpu.js"
 import { type BenchDatabase, createBenchDatabase } from "./benchDatabase.js"
 import { readWorkflowsConfig } from "./config.js"
 import { prepareGrowthRuns } from "./costGrowth.js"
@@ -87,6 +88,20 @@ const concurrentRunLedger = (runtime: RunLedgerRuntime, counted: boolean) => asy
   }
 }
 
+/** One repetition of a row, with the CPU time it took per step: the process's, and its main thread's. */
+const measured = async (row: Row): Promise<Sample> => {
+  const cpu = process.cpuUsage()
+  const main = mainThreadOnCpuMillis()
+  const sample = await row.measure()
+  const used = process.cpuUsage(cpu)
+  const mainAfter = mainThreadOnCpuMillis()
+  return {
+    ...sample,
+    cpuPerStep: (used.user + used.system) / 1_000 / row.steps,
+    ...(main === undefined || mainAfter === undefined ? {} : { mainCpuPerStep: (mainAfter - main) / row.steps })
+  }
+}
+
 const rows: Array<Row> = []
 const closers: Array<() => Promise<void>> = []
 const notes: Array<string> = []
@@ -113,18 +128,21 @@ try {
           section: "sequential",
           name: "RunLedger call steps",
           store: "postgres",
+          steps,
           measure: sequentialRunLedger(postgres, workflowNames.calls, true)
         },
         {
           section: "sequential",
           name: "RunLedger set steps",
           store: "postgres",
+          steps,
           measure: sequentialRunLedger(postgres, workflowNames.sets, true)
         },
         {
           section: "sequential",
           name: "raw INSERT",
           store: "postgres",
+          steps,
           measure: async () => {
             const before = sent("others")
             const ends = await raw.run(steps)
@@ -149,6 +167,7 @@ try {
           section: "sequential",
           name: "DBOS steps",
           store: "postgres",
+          steps,
           measure: async () => {
             const before = sent("others")
             const run = await dbos.run(steps)
@@ -167,6 +186,7 @@ try {
         section: "concurrent",
         name: "RunLedger call steps",
         store: "postgres",
+        steps: steps * concurrent,
         measure: concurrentRunLedger(postgres, true)
       })
       if (dbos !== undefined)
@@ -174,6 +194,7 @@ try {
           section: "concurrent",
           name: "DBOS steps",
           store: "postgres",
+          steps: steps * concurrent,
           measure: async () => {
             const before = sent("others")
             const begin = performance.now()
@@ -219,25 +240,29 @@ try {
       section: "memory",
       name: "RunLedger call steps",
       store: "memory",
+      steps,
       measure: sequentialRunLedger(memory, workflowNames.calls, false)
     },
     {
       section: "memory",
       name: "RunLedger set steps",
       store: "memory",
+      steps,
       measure: sequentialRunLedger(memory, workflowNames.sets, false)
     },
-    { section: "memory", name: "@effect/workflow steps", store: "memory", measure: effectRow(1) },
+    { section: "memory", name: "@effect/workflow steps", store: "memory", steps, measure: effectRow(1) },
     {
       section: "memory concurrent",
       name: "RunLedger call steps",
       store: "memory",
+      steps: steps * concurrent,
       measure: concurrentRunLedger(memory, false)
     },
     {
       section: "memory concurrent",
       name: "@effect/workflow steps",
       store: "memory",
+      steps: steps * concurrent,
       measure: effectRow(concurrent)
     }
   )
@@ -248,7 +273,7 @@ try {
   const resumes: Array<ReadonlyMap<number, number>> = []
   for (let rep = 0; rep < config.reps; rep++) {
     const order = rows.map((_, index) => rows[(index + rep) % rows.length]!)
-    for (const row of rep % 2 === 0 ? order : order.reverse()) samples.get(row)!.push(await row.measure())
+    for (const row of rep % 2 === 0 ? order : order.reverse()) samples.get(row)!.push(await measured(row))
     if (growth !== undefined)
       for (let restart = rep; restart < growth.restarts; restart += config.reps)
         resumes.push(await growth.resume(restart))

@@ -9,6 +9,8 @@ export interface Row {
   readonly section: "sequential" | "concurrent" | "memory" | "memory concurrent"
   readonly name: string
   readonly store: "postgres" | "memory"
+  /** The steps one repetition takes (the workflows' steps, times how many run at once). */
+  readonly steps: number
   readonly measure: () => Promise<Sample>
 }
 
@@ -53,6 +55,8 @@ export const printReport = (report: Report): void => {
         "commits/step",
         "writes/step",
         "round trips/step",
+        "cpu ms/step",
+        "main thread ms/step",
         "wrong"
       ],
       rows.map((row) => [
@@ -78,6 +82,14 @@ export const printReport = (report: Report): void => {
         ),
         fixed(
           of(row, (sample) => sample.roundTrips),
+          2
+        ),
+        fixed(
+          of(row, (sample) => sample.cpuPerStep),
+          2
+        ),
+        fixed(
+          of(row, (sample) => sample.mainCpuPerStep),
           2
         ),
         samples.get(row)!.filter((sample) => sample.wrong !== undefined).length === 0
@@ -194,8 +206,9 @@ export const printReport = (report: Report): void => {
       "facts' times, ms resolution; DBOS and raw: when each step returned). wall ms/step: the repetition's wall " +
       "time over its steps. commits/step: transactions the driver ended (COMMIT, or a statement outside BEGIN … " +
       "COMMIT, reads included) by the RunLedger store's clients for its rows, by the others for the peers', until " +
-      "the run was seen ended; writes/step: those that wrote; round trips/step: statements sent. Every figure is " +
-      "the median over the repetitions."
+      "the run was seen ended; writes/step: those that wrote; round trips/step: statements sent. cpu ms/step: the " +
+      "process's CPU time over the repetition's steps (all threads: sandbox workers, GC, the peers' own); main " +
+      "thread ms/step: the main thread's time on a core. Every figure is the median over the repetitions."
   )
   for (const row of [rlCalls, dbos]) {
     const statements = row === undefined ? undefined : samples.get(row)!.at(-1)?.statements

@@ -14,6 +14,10 @@ export interface Sample {
   readonly roundTrips?: number
   /** Per step, the statements sent by the start of their text, most frequent first (Postgres rows). */
   readonly statements?: ReadonlyArray<readonly [string, number]>
+  /** Per step, the CPU milliseconds of the whole process (every thread: workers, GC, the peers' own) … */
+  readonly cpuPerStep?: number
+  /** … and of its main thread alone, on a core (Linux: `/proc/self/task/<pid>/schedstat`). */
+  readonly mainCpuPerStep?: number
   /** Why the repetition's result is wrong (an output other than n = steps), if it is. */
   readonly wrong?: string
 }
