@@ -32,7 +32,8 @@ const cancelSinceStart = (facts: ReadonlyArray<Fact>): Option.Option<CancelAsked
  */
 export const cancelAsked = (stream: string): Effect.Effect<Effect.Effect<CancelAsked>, never, Ledger> =>
   Effect.map(Ledger, (ledger) => {
-    const look = ledger.readStream(stream).pipe(
+    // Made when the watch begins: most formats never watch, and a run's start should not build a read for them.
+    const look = Effect.suspend(() => ledger.readStream(stream)).pipe(
       Effect.map(cancelSinceStart),
       Effect.orElseSucceed(() => Option.none<CancelAsked>())
     )

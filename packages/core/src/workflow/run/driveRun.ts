@@ -17,7 +17,12 @@ import { recordInput } from "./recordInput.js"
 import { runLimits } from "./runLimits.js"
 import { answerOfRun, type CalleeDefinitions, type StartCallOutput, startCall } from "./startCall.js"
 import { WorkflowEngine } from "./WorkflowEngine.js"
-import { type WorkflowDue, workflowDuePartition, workflowDueView } from "./workflowDueProjection.js"
+import {
+  type WorkflowDue,
+  workflowDuePartition,
+  workflowDueProjection,
+  workflowDueView
+} from "./workflowDueProjection.js"
 import { calledByOf, callerStreamOf } from "./workflowRunAddress.js"
 import { type WorkflowStateDoc, workflowStatesPartition, workflowStatesView } from "./workflowStatesProjection.js"
 
@@ -47,10 +52,13 @@ interface Standing {
 const loadStanding = (context: RunContext) =>
   Effect.gen(function* () {
     const views = yield* Views
-    const [stateDoc, dueDoc] = yield* Effect.all([
-      views.get({ view: workflowStatesView, partition: workflowStatesPartition, id: context.stream }),
-      views.get({ view: workflowDueView, partition: workflowDuePartition, id: context.stream })
-    ])
+    const [stateDoc, dueDoc] = yield* Effect.all(
+      [
+        views.get({ view: workflowStatesView, partition: workflowStatesPartition, id: context.stream }),
+        views.get({ view: workflowDueView, partition: workflowDuePartition, id: context.stream })
+      ],
+      { concurrency: 2 }
+    )
     if (Option.isNone(stateDoc)) return undefined
     const doc = stateDoc.value.data as WorkflowStateDoc
     return {
@@ -62,6 +70,26 @@ const loadStanding = (context: RunContext) =>
       definitions: new Map()
     } satisfies Standing
   })
+
+/**
+ * The standing of a run whose `run_started` this drive's request has just appended, as the projections fold that
+ * fact (each begins its run's document anew on a start, whatever came before): no state yet, at the start's
+ * position, due as the due projection makes it. Nothing is read; a fact another instance appended since makes the
+ * first input's append conflict, and the drive loads the run.
+ */
+const standingOfStarted = (started: Fact): Standing => ({
+  state: undefined,
+  version: started.metadata.position,
+  cause: started.id,
+  answers: [],
+  due: workflowDueProjection.apply(
+    undefined,
+    started,
+    { view: workflowDueView, partition: workflowDuePartition, id: started.metadata.stream },
+    () => undefined
+  )?.data as WorkflowDue | undefined,
+  definitions: new Map()
+})
 
 /** The next input a run takes, in the order the spec sets: answers in hand, a cancel, ended callees, due timers. */
 const nextInput = (context: RunContext, standing: Standing, now: number) =>
@@ -166,7 +194,10 @@ const driveLocked = (stream: string) =>
 export const driveStarted = (started: Fact): Effect.Effect<void, never, DriveServices> =>
   Effect.gen(function* () {
     const engine = yield* WorkflowEngine
-    yield* engine.locks.withLock(started.metadata.stream, driveContext(contextOf(started)))
+    yield* engine.locks.withLock(
+      started.metadata.stream,
+      driveContext(contextOf(started), undefined, standingOfStarted(started))
+    )
   }).pipe(
     Effect.catchAllCause((cause) =>
       Effect.logWarning(
@@ -186,11 +217,11 @@ export interface Drove {
   readonly broke?: boolean
 }
 
-const driveContext = (context: RunContext, first?: (now: number) => WorkflowInput) =>
+const driveContext = (context: RunContext, first?: (now: number) => WorkflowInput, known?: Standing) =>
   Effect.gen(function* () {
     const engine = yield* WorkflowEngine
     const document = yield* loadWorkflowDocument(context)
-    let standing = yield* loadStanding(context)
+    let standing = known ?? (yield* loadStanding(context))
     if (standing === undefined || (standing.state !== undefined && isEnded(standing.state)))
       return { applied: false, going: false, firstTaken: false } satisfies Drove
     const pendingStarts = Object.values(standing.due?.starting ?? {})
