@@ -6,3 +6,6 @@ import { inventoryServer } from "./inventoryTools.mjs"
 await inventoryServer(process.env.INVENTORY_KEY ?? "", [], {}, { exits: process.env.INVENTORY_EXITS === "1" }).connect(
   new StdioServerTransport()
 )
+
+// INVENTORY_STUBBORN=1 keeps the process running after its input ends, as a server that ignores it would.
+if (process.env.INVENTORY_STUBBORN === "1") setInterval(() => undefined, 1_000)
