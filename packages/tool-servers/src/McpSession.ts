@@ -159,8 +159,9 @@ const processOf = (transport: Transport): (() => number | undefined) => {
 }
 
 /**
- * Gives up a session that did not open: its process is killed at once (the SDK's close ends its input, then
- * signals it 2 s later, on timers that do not keep the runtime alive: a server that never answered could outlive it).
+ * Gives up a session that did not open: its process is killed at once. The SDK's close ends its input and signals
+ * it only 2 s later, on timers that do not keep the runtime alive, so a server that never answered outlived a
+ * runtime ended meanwhile.
  */
 const abandon = (client: Client, pid: number | undefined): Promise<void> => {
   if (pid !== undefined)

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { DefinitionRecord } from "../definitions/DefinitionRecord.js"
 import { formatOf } from "../definitions/readSource.js"
 import type { Caller } from "../domain/Caller.js"
@@ -10,16 +10,16 @@ import { storeToRejection } from "../ledger/unavailable.js"
 import type { ContentStore } from "../ports/ContentStore.js"
 import type { Ids } from "../ports/Ids.js"
 import { Ledger } from "../ports/Ledger.js"
-import { Views } from "../ports/Views.js"
+import type { Views } from "../ports/Views.js"
 import { canonicalDigest } from "./canonicalDigest.js"
 import { foldRun } from "./foldRun.js"
 import type { RunState } from "./RunRecord.js"
+import { readRun } from "./readRun.js"
 import { resumeRun } from "./resumeRun.js"
 import { rejectionOfRun, retryDecision } from "./retryDecision.js"
 import { runStream } from "./runFacts.js"
 import { appendsOfEnding, carryOut as carryOutRun, noAppends, startDraft } from "./runStart.js"
 import { goingHere, waitedForRunHere } from "./runsGoingHere.js"
-import { runsPartition, runsView } from "./runsProjection.js"
 
 /** A run to perform: the definition as it stands, the input, the run id and who asked. */
 export interface RunCommand {
@@ -51,15 +51,6 @@ const loadRun = (stream: string) =>
     run: facts.reduce(foldRun, undefined),
     version: facts.length === 0 ? 0 : facts[facts.length - 1].metadata.position
   }))
-
-/**
- * A run as the runs view folds its facts (the same fold as `loadRun`'s), read as one document: a run that went on
- * after its start (a workflow's drive) may hold many facts by the time it is answered.
- */
-const runAsProjected = (org: string, playbook: string, runId: string) =>
-  Effect.flatMap(Views, (views) =>
-    storeToRejection(views.get({ view: runsView, partition: runsPartition(org, playbook), id: runId }))
-  ).pipe(Effect.map((found) => Option.getOrUndefined(found)?.data as RunState | undefined))
 
 /**
  * Performs a run under its id as "Retrying under a run id" says: a new id starts a run; an id that names a run of
@@ -142,7 +133,13 @@ export const performRun = (
       if (ending._tag === "Started") {
         if (ending.goesOn === undefined) return final
         yield* ending.goesOn(appended[0])
-        const standing = yield* runAsProjected(command.org, command.playbook, runId)
+        // The runs view folds the same facts as `loadRun`: one document, however many inputs the drive recorded.
+        const standing = yield* readRun(command.org, command.playbook, runId).pipe(
+          Effect.catchIf(
+            (rejection) => rejection.reason === "not_found",
+            () => Effect.succeed(undefined)
+          )
+        )
         if (standing === undefined || standing.status === "started" || standing.status === "succeeded")
           return standing ?? final
         return yield* Effect.fail(rejectionOfRun(standing))
