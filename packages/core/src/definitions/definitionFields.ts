@@ -1,7 +1,6 @@
 import { Schema } from "effect"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import { DefinitionType } from "./DefinitionType.js"
-
-const bytesOf = (text: string): number => new TextEncoder().encode(text).length
 
 /** A definition's name: the playbook id rule, 3 to 48 lowercase letters, digits and hyphens, first a letter. */
 export const DefinitionName = Schema.String.pipe(
@@ -22,7 +21,7 @@ export const sourceBound = 65_536
 
 /** A definition's source document, at most 65,536 UTF-8 bytes. */
 export const DefinitionSource = Schema.String.pipe(
-  Schema.filter((source) => bytesOf(source) <= sourceBound || "must be at most 65,536 UTF-8 bytes", {
+  Schema.filter((source) => utf8Bytes(source) <= sourceBound || "must be at most 65,536 UTF-8 bytes", {
     jsonSchema: { maxLength: sourceBound }
   }),
   Schema.annotations({ description: "The definition's document, as its type's guide describes it." })
@@ -31,7 +30,7 @@ export const DefinitionSource = Schema.String.pipe(
 /** A definition's overview: Markdown of 1 character to 16,384 UTF-8 bytes. */
 export const DefinitionOverview = Schema.String.pipe(
   Schema.filter(
-    (overview) => (overview.length > 0 && bytesOf(overview) <= 16_384) || "must be 1 character to 16,384 bytes",
+    (overview) => (overview.length > 0 && utf8Bytes(overview) <= 16_384) || "must be 1 character to 16,384 bytes",
     {
       jsonSchema: { minLength: 1, maxLength: 16_384 }
     }
@@ -55,4 +54,4 @@ export const DefinitionPath = Schema.Struct({ type: DefinitionType, name: Defini
 export const TypePath = Schema.Struct({ type: DefinitionType })
 
 /** Whether a text is UTF-8 bytes within a bound. */
-export const fitsBytes = (text: string, bound: number): boolean => bytesOf(text) <= bound
+export const fitsBytes = (text: string, bound: number): boolean => utf8Bytes(text) <= bound

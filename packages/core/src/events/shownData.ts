@@ -1,3 +1,4 @@
+import { jsonBytes, utf8Bytes } from "../domain/utf8Bytes.js"
 import { cutText } from "../formats/cutText.js"
 
 /** The fields shown whole only up to 2 KiB as JSON, else as their size under `<name>_bytes`. */
@@ -23,7 +24,6 @@ const largeFields = new Set([
 ])
 
 /** The bytes of a value as JSON. */
-const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value) ?? "").length
 
 const shownBound = 2048
 const dataBound = 4096
@@ -32,7 +32,7 @@ const dataBound = 4096
 const definitionFields = (data: Record<string, unknown>): Record<string, unknown> => {
   const shown: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(data)) {
-    if (key === "source" && typeof value === "string") shown.source_bytes = new TextEncoder().encode(value).length
+    if (key === "source" && typeof value === "string") shown.source_bytes = utf8Bytes(value)
     else if (key === "input_schema" || key === "output_schema") shown[`${key}_bytes`] = jsonBytes(value)
     else if (key === "description" && typeof value === "string") shown[key] = [...value].slice(0, 300).join("")
     else if (key === "warnings" && Array.isArray(value)) shown[key] = value.length
@@ -55,7 +55,7 @@ const rejectionFields = (data: Record<string, unknown>): Record<string, unknown>
 const fitDetail = (data: Record<string, unknown>): Record<string, unknown> => {
   const detail = data.detail
   if (typeof detail !== "string") return data
-  let bytes = Buffer.byteLength(detail, "utf8") - (jsonBytes(data) - dataBound)
+  let bytes = utf8Bytes(detail) - (jsonBytes(data) - dataBound)
   let shown = data
   while (jsonBytes(shown) > dataBound && bytes > 0) {
     shown = { ...data, detail: cutText(detail, bytes) }

@@ -156,6 +156,3 @@ export const eventIssues = (event: Record<string, unknown>, rules: EventRules): 
   if (extensions.length > 32) issues.push({ pointer: rules.pointer, detail: "event: may have at most 32 extensions." })
   return issues
 }
-
-/** The bytes of a value as JSON. */
-export const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { PlaybookId } from "../domain/Ids.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 
 const codePoints = (value: string): number => [...value].length
 
@@ -41,10 +42,9 @@ export const pageSourceBound = 65_536
 
 /** A page as YAML text, at most 65,536 bytes in UTF-8. */
 export const PageSource = Schema.String.pipe(
-  Schema.filter(
-    (source) => new TextEncoder().encode(source).length <= pageSourceBound || "must be at most 65,536 bytes of YAML",
-    { jsonSchema: { maxLength: pageSourceBound } }
-  ),
+  Schema.filter((source) => utf8Bytes(source) <= pageSourceBound || "must be at most 65,536 bytes of YAML", {
+    jsonSchema: { maxLength: pageSourceBound }
+  }),
   Schema.annotations({ description: "The page as YAML text, at most 65,536 bytes; null removes it." })
 )
 

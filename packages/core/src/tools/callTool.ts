@@ -1,5 +1,6 @@
 import { Clock, Effect } from "effect"
 import type { Rejection } from "../domain/Rejection.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import { type ToolAnswer, type ToolCallFailed, ToolServers } from "../ports/ToolServers.js"
 import type { RunRecorder } from "../runs/runRecorder.js"
 import { keptAnswer } from "./answerDocument.js"
@@ -35,8 +36,6 @@ export type CallOutcome =
     }
   | { readonly _tag: "Failed"; readonly failure: ToolCallFailed; readonly calledAt: string }
 
-const bytesOf = (text: string): number => new TextEncoder().encode(text).length
-
 /**
  * Makes a call and records it as the seed says: `tool_call_started` before it is sent (the arguments kept first,
  * scrubbed, unless the entry turns content off), then `tool_call_answered` (the answer kept first) or
@@ -57,7 +56,7 @@ export const callTool = (
       call_id: call.callId,
       server: call.server,
       tool: call.tool,
-      arguments_bytes: bytesOf(argumentsText),
+      arguments_bytes: utf8Bytes(argumentsText),
       ...(call.keepContent ? { arguments_sha256: sha256Of(argumentsText) } : {}),
       content_kept: call.keepContent,
       ...(call.readOnly ? { read_only: true as const } : {})
@@ -81,7 +80,7 @@ export const callTool = (
       const answered: ToolCallAnswered = {
         number: call.number,
         is_error: answer.isError,
-        result_bytes: bytesOf(resultText),
+        result_bytes: utf8Bytes(resultText),
         ...(call.keepContent ? { result_sha256: sha256Of(resultText) } : {}),
         content_kept: call.keepContent,
         duration_ms: answer.durationMs,

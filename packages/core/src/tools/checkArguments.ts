@@ -1,4 +1,5 @@
 import { Either } from "effect"
+import { jsonBytes } from "../domain/utf8Bytes.js"
 import { schemaValidator } from "../formats/jsonSchema/SchemaValidator.js"
 import { regularExpressionsIn } from "./regularExpressionsIn.js"
 
@@ -6,8 +7,7 @@ import { regularExpressionsIn } from "./regularExpressionsIn.js"
 export const argumentsBound = 262_144
 
 /** Whether arguments are over 256 KiB as JSON. */
-export const argumentsTooLarge = (args: unknown): boolean =>
-  new TextEncoder().encode(JSON.stringify(args)).length > argumentsBound
+export const argumentsTooLarge = (args: unknown): boolean => jsonBytes(args) > argumentsBound
 
 /** What checking arguments against a tool's input schema found: valid (or null when it cannot tell) and the issues. */
 export interface ArgumentsCheck {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import type { Rejection } from "../domain/Rejection.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import { storeToRejection } from "../ledger/unavailable.js"
 import { ContentStore } from "../ports/ContentStore.js"
 
@@ -17,7 +18,7 @@ export interface KeptJson {
 /** A value as the JSON text the content store keeps of it, so that reading the text back gives the value again. */
 export const keptJson = (value: unknown): KeptJson => {
   const text = JSON.stringify(value) ?? "null"
-  return { text, sha256: sha256Of(text), bytes: new TextEncoder().encode(text).length }
+  return { text, sha256: sha256Of(text), bytes: utf8Bytes(text) }
 }
 
 /** Keeps texts in the content store for an owner (`<org>/<playbook>`), before the facts that name them. */

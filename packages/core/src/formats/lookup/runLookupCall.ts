@@ -1,6 +1,7 @@
 import { Effect, Either, Layer, Option } from "effect"
 import { RuntimeConfig, type RuntimeSettings } from "../../config/RuntimeConfig.js"
 import { conflict, invalidInput, type Rejection, reject } from "../../domain/Rejection.js"
+import { jsonBytes } from "../../domain/utf8Bytes.js"
 import { ToolServers } from "../../ports/ToolServers.js"
 import { answerDocument } from "../../tools/answerDocument.js"
 import { callTool } from "../../tools/callTool.js"
@@ -53,7 +54,7 @@ export const runLookupCall = (
       )
     }
     const args = rendered.right as Record<string, unknown>
-    if (new TextEncoder().encode(JSON.stringify(args)).length > callArgumentsBound)
+    if (jsonBytes(args) > callArgumentsBound)
       return rejected(conflict("The call's arguments hold more than 16 KiB as JSON once rendered.", "unworkable"))
     const tools = Option.match(port, {
       onNone: () => ToolServers.none,

@@ -1,15 +1,14 @@
 import { Either } from "effect"
+import { jsonBytes } from "../../domain/utf8Bytes.js"
 import { outputAndRecordBound } from "../../runs/runStart.js"
 import type { RenderedPrompt } from "./renderPrompt.js"
-
-const bytesOf = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value) ?? "").length
 
 /** The start of a text that fits in `bytes` UTF-8 bytes as JSON, cut between code points. */
 const startOf = (text: string, bytes: number): string => {
   let kept = ""
   let used = 2
   for (const point of text) {
-    const size = bytesOf(point) - 2
+    const size = jsonBytes(point) - 2
     if (used + size > bytes) break
     kept += point
     used += size
@@ -29,9 +28,9 @@ export const answerRecord = (
 ): Either.Either<Record<string, unknown>, string> => {
   const whole = { ...record, prompt: { ...prompt, truncated: false } }
   const bound = outputAndRecordBound
-  if (bytesOf({ output, record: whole }) <= bound) return Either.right(whole)
+  if (jsonBytes({ output, record: whole }) <= bound) return Either.right(whole)
   const room =
-    bound - bytesOf({ output, record: { ...record, prompt: { instructions: "", message: "", truncated: true } } })
+    bound - jsonBytes({ output, record: { ...record, prompt: { instructions: "", message: "", truncated: true } } })
   if (room < 0)
     return Either.left(
       "The model's answer leaves no room for the run's record in 1 MiB; lower max_output_tokens or ask for less."

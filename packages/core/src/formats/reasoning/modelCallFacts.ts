@@ -1,4 +1,5 @@
 import { jsonValueOrText } from "../../domain/jsonValueOrText.js"
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import type { ResolvedModel } from "../../models/resolveModel.js"
 import type {
   ModelAnswer,
@@ -50,7 +51,7 @@ export const messagesShown = (
           ? {
               role: "tool",
               call_id: message.callId,
-              content_bytes: new TextEncoder().encode(message.text).length,
+              content_bytes: utf8Bytes(message.text),
               is_error: message.isError
             }
           : { role: "tool", call_id: message.callId, content: message.text, is_error: message.isError }
@@ -138,7 +139,7 @@ export const shownToolCalls = (
   calls.map((call) => {
     const text = scrub(JSON.stringify(call.arguments) ?? "null")
     return unkept(call.name)
-      ? { call_id: call.id, tool: call.name, arguments_bytes: new TextEncoder().encode(text).length }
+      ? { call_id: call.id, tool: call.name, arguments_bytes: utf8Bytes(text) }
       : { call_id: call.id, tool: call.name, arguments: jsonValueOrText(text) }
   })
 

@@ -1,5 +1,6 @@
 import { Clock, Effect, Either } from "effect"
 import type { Rejection } from "../../domain/Rejection.js"
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import type { ModelMessage, ModelTool, ModelToolCall } from "../../ports/ModelProvider.js"
 import type {
   ListedTool,
@@ -33,8 +34,6 @@ export const loopBounds = {
   sameCalls: 2,
   serverFailures: 5
 } as const
-
-const bytesOf = (text: string): number => new TextEncoder().encode(text).length
 
 const isMapping = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -103,7 +102,7 @@ export const toolLoop = (run: FormatRun, port: ToolServers["Type"], offered: Rea
       const args = call.arguments
       if (!isMapping(args)) return refused(call, "a tool's arguments are a JSON object.")
       const argumentsJson = JSON.stringify(args)
-      if (bytesOf(argumentsJson) > loopBounds.argumentBytes)
+      if (utf8Bytes(argumentsJson) > loopBounds.argumentBytes)
         return refused(call, `its arguments hold more than ${loopBounds.argumentBytes / 1024} KiB as JSON.`)
       const argumentsText = port.scrub(argumentsJson)
       const argumentsSha = sha256Of(argumentsText)
@@ -139,7 +138,7 @@ export const toolLoop = (run: FormatRun, port: ToolServers["Type"], offered: Rea
               call_id: call.id,
               server: target.entry.name,
               tool: target.tool.name,
-              arguments_bytes: bytesOf(admitted.argumentsText),
+              arguments_bytes: utf8Bytes(admitted.argumentsText),
               ...(kept ? { arguments_sha256: admitted.argumentsSha } : {}),
               content_kept: kept,
               ...(target.tool.mark === "reads" ? { read_only: true } : {})
@@ -220,7 +219,7 @@ export const toolLoop = (run: FormatRun, port: ToolServers["Type"], offered: Rea
           data: {
             number,
             is_error: answer.isError,
-            result_bytes: bytesOf(resultText),
+            result_bytes: utf8Bytes(resultText),
             ...(kept ? { result_sha256: sha256Of(resultText) } : {}),
             content_kept: kept,
             duration_ms: answer.durationMs,

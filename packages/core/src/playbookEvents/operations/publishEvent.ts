@@ -1,12 +1,13 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { conflict, invalidAt, invalidInput } from "../../domain/Rejection.js"
+import { jsonBytes } from "../../domain/utf8Bytes.js"
 import { placeFacts } from "../../ledger/decide.js"
 import { storeToRejection } from "../../ledger/unavailable.js"
 import { Ids } from "../../ports/Ids.js"
 import { Ledger } from "../../ports/Ledger.js"
 import { canonicalJson } from "../../runs/canonicalDigest.js"
-import { eventIssues, jsonBytes, rfc3339Instant } from "../checkEvent.js"
+import { eventIssues, rfc3339Instant } from "../checkEvent.js"
 import {
   type CloudEvent,
   type EventPublished,

@@ -1,6 +1,7 @@
 import { Clock, Effect, Schema } from "effect"
 import type { OperationContext } from "../../catalog/Operation.js"
 import type { Rejection } from "../../domain/Rejection.js"
+import { jsonBytes, utf8Bytes } from "../../domain/utf8Bytes.js"
 import { Ids } from "../../ports/Ids.js"
 import { runRecorder } from "../../runs/runRecorder.js"
 import { answerDocument, answerText, cutWithNote, keptAnswer, shownBound } from "../answerDocument.js"
@@ -86,16 +87,13 @@ export const callByHand = (input: CallInput, { org, playbook, caller }: Operatio
     }
     const { answer } = outcome
     const document = answerDocument(answer)
-    const shown =
-      document.found && new TextEncoder().encode(JSON.stringify(document.value)).length <= shownBound
-        ? { answer: document.value }
-        : {}
+    const shown = document.found && jsonBytes(document.value) <= shownBound ? { answer: document.value } : {}
     return {
       ...base,
       outcome: answer.isError ? ("tool_error" as const) : ("result" as const),
       text: answerText(answer),
       ...shown,
-      result_bytes: new TextEncoder().encode(keptAnswer(answer)).length,
+      result_bytes: utf8Bytes(keptAnswer(answer)),
       duration_ms: answer.durationMs,
       ...(answer.serverRequestId === undefined ? {} : { server_request_id: answer.serverRequestId })
     }

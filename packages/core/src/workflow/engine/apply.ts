@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { jsonBytes } from "../../domain/utf8Bytes.js"
 import type { WorkflowDocument } from "../../formats/workflow/WorkflowDocument.js"
 import { ExpressionEvaluator } from "../expressions/ExpressionEvaluator.js"
 import { cancelList } from "./cancelFrames.js"
@@ -8,14 +9,14 @@ import { evaluateDuration, evaluateTemplate } from "./evaluation.js"
 import { type Raised, runtimeFault, Stopped, timeoutFault } from "./faults.js"
 import { frameById, type ListOutcome, newList, type Signal } from "./frames.js"
 import type { Interpret, RunStateData } from "./Interpreter.js"
-import { copyJson, jsonBytes } from "./jsonValues.js"
+import { copyJson } from "./jsonValues.js"
 import { slotFor } from "./listenTask.js"
 import { armTimer, disarmTimer, inputWallTime, type Machine } from "./Machine.js"
 import type { Fault, RunState } from "./RunStateShape.js"
 import { countRecorded, holdsTooMuch, keepsTooMuch, maxHistoryBytes, recordedChange } from "./recordedChange.js"
 import { rejectedBy } from "./runEnding.js"
 import { StepRecorder } from "./StepRecorder.js"
-import type { StatePatch } from "./statePatch.js"
+import { rememberStateChange, type StatePatch } from "./statePatch.js"
 import { taskAt, taskIndex } from "./taskIndex.js"
 import { runVariables } from "./variables.js"
 import type { CancelKind, RunEvent, WorkflowInput } from "./WorkflowInput.js"
@@ -378,6 +379,7 @@ export const apply: Interpret = (document: WorkflowDocument, given: RunStateData
     )
     if (!(yield* applied)) return undefined
     const patch = withinRecordBounds(machine, previous)
+    rememberStateChange(patch, given, state as unknown as RunStateData)
     return { state: state as unknown as RunStateData, steps: machine.steps.entries, outputs: machine.outputs, patch }
   })
 
@@ -393,9 +395,12 @@ const withinRecordBounds = (machine: Machine, previous: RunState | undefined): S
     settle(machine, rejectedBy({ error: runtimeFault("runtime", 500, "/", title, detail).error }), "parent_ended")
     return recordedChange(previous, state, machine.steps.entries)
   }
-  if (state.ended === undefined && holdsTooMuch(machine.document, state))
-    reject("The run holds too much data", "a run holds at most 4 MiB, with its document and 4 KiB per task under way")
   let change = recordedChange(previous, state, machine.steps.entries)
+  if (state.ended === undefined && holdsTooMuch(machine.document, previous, state, change))
+    change = reject(
+      "The run holds too much data",
+      "a run holds at most 4 MiB, with its document and 4 KiB per task under way"
+    )
   if (state.ended === undefined && keepsTooMuch(change, machine.steps.entries))
     change = reject("The run keeps too large a value", "one input records at most 1,572,864 bytes of change")
   if (state.ended === undefined && (previous?.counters.recorded ?? 0) + change.bytes > maxHistoryBytes)

@@ -1,8 +1,4 @@
-const encoder = new TextEncoder()
-
-/** The size of a value in UTF-8 bytes of its JSON ("as JSON", workflow-format.md §0). */
-export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value) ?? "null").length
-
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 /** Sets a member as data, `__proto__` included (a plain assignment of that key would set the prototype). */
 export const setMember = (target: Record<string, unknown>, key: string, value: unknown): void => {
   if (key === "__proto__")
@@ -41,11 +37,11 @@ export const jsonEqual = (left: unknown, right: unknown): boolean => {
 
 /** A text cut to at most `bytes` UTF-8 bytes, never inside a character. */
 export const cutUtf8 = (text: string, bytes: number): string => {
-  if (encoder.encode(text).length <= bytes) return text
+  if (utf8Bytes(text) <= bytes) return text
   let cut = ""
   let size = 0
   for (const character of text) {
-    const length = encoder.encode(character).length
+    const length = utf8Bytes(character)
     if (size + length > bytes) break
     cut += character
     size += length

@@ -1,7 +1,7 @@
+import { jsonBytes } from "../../domain/utf8Bytes.js"
 import type { WorkflowDocument } from "../../formats/workflow/WorkflowDocument.js"
 import { tasksUnderWay } from "./frames.js"
 import type { RunStateData } from "./Interpreter.js"
-import { jsonBytes } from "./jsonValues.js"
 import type { RunState } from "./RunStateShape.js"
 import type { StepEntry } from "./StepEntry.js"
 import { diffState, type StatePatch } from "./statePatch.js"
@@ -29,14 +29,37 @@ const documentBytes = (document: WorkflowDocument): number => {
   return bytes
 }
 
+/** What the count of the recorded history can add to a state beyond its patch: a member and a safe integer. */
+const countGrowthBytes = 64
+
+/** An upper bound of each state's size as JSON that this process worked out, by the state's identity. */
+const heldBounds = new WeakMap<object, number>()
+
 /**
  * Whether a run holds more data than it may (§15, ADR 0297): its state as JSON, each value counted once, with its
- * document and 4 KiB for each task under way.
+ * document and 4 KiB for each task under way. A state grows by at most the JSON of the patch that made it (`change`
+ * with the count's own change): while the bound this process keeps, the state before's plus that, is within the
+ * limit, the state is not measured again (ADR 0414).
  */
-export const holdsTooMuch = (document: WorkflowDocument, state: RunState): boolean => {
+export const holdsTooMuch = (
+  document: WorkflowDocument,
+  before: RunState | undefined,
+  state: RunState,
+  change: RecordedChange
+): boolean => {
   const others =
     documentBytes(document) + taskUnderWayBytes * (state.root === undefined ? 0 : tasksUnderWay(state.root))
-  return jsonBytes(state) + others > maxHeldBytes && distinctJsonBytes(state) + others > maxHeldBytes
+  const known = before === undefined ? 0 : heldBounds.get(before)
+  if (known !== undefined) {
+    const bound = known + change.bytes + countGrowthBytes
+    if (bound + others <= maxHeldBytes) {
+      heldBounds.set(state, bound)
+      return false
+    }
+  }
+  const bytes = jsonBytes(state)
+  heldBounds.set(state, bytes)
+  return bytes + others > maxHeldBytes && distinctJsonBytes(state) + others > maxHeldBytes
 }
 
 /** The change an input records: the state patch, and its size as JSON with the step entries. */

@@ -153,3 +153,26 @@ export const applyStatePatch = (state: RunStateData | undefined, patch: StatePat
     state
   ) as RunStateData
 }
+
+/** The state change each patch the interpreter made in this process stands for, by the patch's identity. */
+const madeChanges = new WeakMap<
+  StatePatch,
+  { readonly before: RunStateData | undefined; readonly after: RunStateData }
+>()
+
+/**
+ * Remembers that the interpreter took `before` to `after` with `patch` (the two equal as `applyStatePatch` would
+ * make them, which the replay property test holds), so that folding the fact it records here applies nothing again.
+ */
+export const rememberStateChange = (patch: StatePatch, before: RunStateData | undefined, after: RunStateData): void => {
+  madeChanges.set(patch, { before, after })
+}
+
+/**
+ * `applyStatePatch`, answering at once the state the interpreter made when `patch` is one it made here from this
+ * very `state`; anything else (a fact read back, another instance's) is applied.
+ */
+export const stateAfterPatch = (state: RunStateData | undefined, patch: StatePatch): RunStateData => {
+  const made = madeChanges.get(patch)
+  return made !== undefined && made.before === state ? made.after : applyStatePatch(state, patch)
+}

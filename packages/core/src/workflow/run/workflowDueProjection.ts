@@ -39,9 +39,12 @@ export const handOverMillis = 2_000
 const handedOver = (at: string): string => new Date(Date.parse(at) + handOverMillis).toISOString()
 
 const earliest = (due: WorkflowDue): string => {
+  // Marks are handed over a fixed time after they were recorded: the earliest mark is handed over first.
+  let mark: string | undefined
+  for (const at of Object.values(due.arrivals)) if (mark === undefined || at < mark) mark = at
+  for (const call of Object.values(due.starting)) if (mark === undefined || call.at < mark) mark = call.at
   let sort = due.next_due_at ?? never
-  for (const at of Object.values(due.arrivals)) if (handedOver(at) < sort) sort = handedOver(at)
-  for (const call of Object.values(due.starting)) if (handedOver(call.at) < sort) sort = handedOver(call.at)
+  if (mark !== undefined && handedOver(mark) < sort) sort = handedOver(mark)
   if (due.cancel !== undefined && due.cancel.at < sort) sort = due.cancel.at
   return sort
 }

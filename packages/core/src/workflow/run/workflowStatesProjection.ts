@@ -1,7 +1,7 @@
 import { runEndingTypes } from "../../interactions/interactionFacts.js"
 import type { Projection } from "../../ports/Views.js"
 import type { RunStateData } from "../engine/Interpreter.js"
-import { applyStatePatch } from "../engine/statePatch.js"
+import { stateAfterPatch } from "../engine/statePatch.js"
 import { type WorkflowInputApplied, workflowInputApplied } from "./workflowFacts.js"
 import { isWorkflowRunFact } from "./workflowRunAddress.js"
 
@@ -39,7 +39,7 @@ export const workflowStatesProjection: Projection = {
     if (doc === undefined) return undefined
     if (fact.type !== workflowInputApplied) return { ...current!, data: { ...doc, version } }
     const data = fact.data as WorkflowInputApplied
-    const state = applyStatePatch(doc.state, data.patch)
+    const state = stateAfterPatch(doc.state, data.patch)
     return { ...current!, data: { state, version, inputs: doc.inputs + 1 } satisfies WorkflowStateDoc }
   }
 }

@@ -126,6 +126,24 @@ describe("limits of §15 the interpreter enforces", () => {
     expect(armedTimers(run.state!)).toEqual([])
   })
 
+  it("rejects a run at the input its data grows past 4 MiB, 1 MB a wait at a time", async () => {
+    const keys = ["a", "b", "c", "d", "e"]
+    const tasks = keys.map((key, index) => {
+      const kept = keys.slice(0, index).map((before) => `        ${before}: \${ $data.${before} }\n`)
+      const set = `  - set_${key}:\n      set:\n${kept.join("")}        ${key}: \${ '${key}'.repeat(1000000) }\n`
+      return `${set}  - wait_${key}:\n      wait: PT1M\n`
+    })
+    const run = runOf(runtime, tasks.join(""))
+    await run.start({})
+    for (let waited = 1; waited < 4; waited++) {
+      expect(run.ending).toBeUndefined()
+      await run.fireNext()
+    }
+    expect(run.ending).toBeUndefined()
+    await run.fireNext()
+    expect(run.ending).toMatchObject({ reason: "unavailable", detail: expect.stringContaining("too much data") })
+  })
+
   it("counts 4 KiB for each task under way: 1,057 tasks waiting in nested forks hold more than 4 MiB", async () => {
     const inner = Array.from(
       { length: 32 },

@@ -1,7 +1,12 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { RunStateData } from "../../../src/workflow/engine/Interpreter.js"
-import { applyStatePatch, diffState } from "../../../src/workflow/engine/statePatch.js"
+import {
+  applyStatePatch,
+  diffState,
+  rememberStateChange,
+  stateAfterPatch
+} from "../../../src/workflow/engine/statePatch.js"
 
 const roundTrip = (before: RunStateData | undefined, after: RunStateData) =>
   JSON.stringify(applyStatePatch(before, JSON.parse(JSON.stringify(diffState(before, after)))))
@@ -43,5 +48,22 @@ describe("state patches (RFC 6902)", () => {
         expect(roundTrip(before, after)).toBe(JSON.stringify(after))
       })
     )
+  })
+
+  it("answers the interpreter's own state for its own patch from the same state, and applies any other", () => {
+    const before = { n: 1, kept: { deep: [1] } } as RunStateData
+    const after = { n: 2, kept: (before as { kept: unknown }).kept } as RunStateData
+    const patch = diffState(before, after)
+    rememberStateChange(patch, before, after)
+    expect(stateAfterPatch(before, patch)).toBe(after)
+    // The same patch from an equal state that is another object (read back from a store) is applied to it.
+    const readBack = JSON.parse(JSON.stringify(before)) as RunStateData
+    const applied = stateAfterPatch(readBack, patch)
+    expect(applied).not.toBe(after)
+    expect(applied).toEqual(after)
+    // A copy of the patch (a fact read back) is applied too.
+    const copied = stateAfterPatch(before, JSON.parse(JSON.stringify(patch)))
+    expect(copied).not.toBe(after)
+    expect(copied).toEqual(after)
   })
 })
