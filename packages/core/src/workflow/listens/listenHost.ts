@@ -75,7 +75,8 @@ export const runListenHost: Effect.Effect<never, never, DriveServices | HostWake
   /**
    * What a wake-up asks of the host: a look at each playbook it names where runs may listen, later when that
    * playbook was looked at within `lookMillis`; nothing for a playbook where nothing listened and no workflow
-   * input was recorded (most wake-ups: ADR 0298).
+   * input was recorded (most wake-ups: ADR 0298), nor for one whose later look is already waiting (a workflow's
+   * every step, which would otherwise fork a handler that does nothing).
    */
   const answer = (wakeup: LedgerWakeup) => {
     const now = performance.now()
@@ -85,7 +86,8 @@ export const runListenHost: Effect.Effect<never, never, DriveServices | HostWake
       if (seen !== undefined && !seen.listening) {
         if (wakeup.types !== undefined && !wakeup.types.includes(workflowInputApplied)) continue
         if (now - seen.lookedAt < lookMillis) {
-          asks.push(lookLater(id, false))
+          // A look already waiting reads every fact recorded before it: this one's included.
+          if (!waiting.has(id)) asks.push(lookLater(id, false))
           continue
         }
       }
