@@ -1,4 +1,5 @@
 import type { DefinitionType } from "../definitions/DefinitionType.js"
+import { jsonBytes } from "../domain/utf8Bytes.js"
 import { type InteractionRequested, type RunDeferred, runEndingTypes } from "../interactions/interactionFacts.js"
 import { runAddressOf } from "../interactions/runAddress.js"
 import type { Projection } from "../ports/Views.js"
@@ -15,9 +16,7 @@ export const answerSchemaBound = 8_192
 
 /** The answer schema a row carries: the request's own where it is at most 8 KiB as JSON, else null. */
 const rowSchema = (schema: unknown): unknown =>
-  schema === undefined || schema === null || Buffer.byteLength(JSON.stringify(schema), "utf8") > answerSchemaBound
-    ? null
-    : schema
+  schema === undefined || schema === null || jsonBytes(schema) > answerSchemaBound ? null : schema
 
 /**
  * Folds the requests of interaction runs into `needs_you` rows: `interaction_requested` of one that takes an

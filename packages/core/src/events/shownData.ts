@@ -23,8 +23,6 @@ const largeFields = new Set([
   "diagram"
 ])
 
-/** The bytes of a value as JSON. */
-
 const shownBound = 2048
 const dataBound = 4096
 

@@ -1,6 +1,7 @@
 import { Effect, Either } from "effect"
 import type { CallerReference } from "../domain/Caller.js"
 import { conflict, invalidAt, invalidInput, type Rejection, reject } from "../domain/Rejection.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import { schemaValidator } from "../formats/jsonSchema/SchemaValidator.js"
 import { endingMetadata } from "../host/requestEnding.js"
 import type { DraftFact } from "../ledger/decide.js"
@@ -54,7 +55,7 @@ export const answerDecision = (
     return Effect.fail(conflict(`The run ${id} was asked to cancel, so its request takes no answer.`))
   if (command.now >= Date.parse(requested.expires_at))
     return Effect.fail(conflict(`The request of the run ${id} expired at ${requested.expires_at}.`))
-  const bytes = Buffer.byteLength(JSON.stringify(command.answer) ?? "", "utf8")
+  const bytes = utf8Bytes(JSON.stringify(command.answer) ?? "")
   if (bytes > maxAnswerBytes)
     return Effect.fail(
       invalidAt("/answer", `/answer holds ${bytes} bytes as JSON; at most ${maxAnswerBytes} are allowed.`)

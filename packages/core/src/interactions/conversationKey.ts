@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import { Either } from "effect"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import { readReplies } from "../formats/interaction/readReplies.js"
 import { renderTemplate } from "../formats/interaction/renderTemplate.js"
 import type { DeliveredAs, RequestRecord } from "./interactionFacts.js"
@@ -36,7 +37,7 @@ export const repliesIn = (
   if (Either.isLeft(rendered))
     return { detail: `No reply is read: the conversation key did not render: ${rendered.left.words}.` }
   const key = rendered.right.text
-  return key.trim() === "" || Buffer.byteLength(key, "utf8") > keyBound || controlCharacter.test(key)
+  return key.trim() === "" || utf8Bytes(key) > keyBound || controlCharacter.test(key)
     ? { detail: "No reply is read: the conversation key is not text of 1 to 256 bytes without control characters." }
     : { replies_in: key }
 }

@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect, Either } from "effect"
 import { RuntimeConfig, type RuntimeSettings } from "../config/RuntimeConfig.js"
 import type { Rejection } from "../domain/Rejection.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import { callArgumentsBound } from "../formats/interaction/argumentsAtSave.js"
 import { deliveryArguments, howToAnswer } from "../formats/interaction/deliveryArguments.js"
 import { momentsOf } from "../formats/interaction/renderTemplate.js"
@@ -65,7 +66,7 @@ const openAttempt = (
         number,
         server: deliver.server,
         tool: deliver.tool,
-        ...(sent === undefined ? {} : { arguments_bytes: Buffer.byteLength(sent, "utf8") }),
+        ...(sent === undefined ? {} : { arguments_bytes: utf8Bytes(sent) }),
         ...(sent === undefined || keepFor === undefined ? {} : { arguments_sha256: sha256Of(sent) }),
         content_kept: sent !== undefined && keepFor !== undefined,
         lost_at: new Date(now + settings.attemptMillis).toISOString()

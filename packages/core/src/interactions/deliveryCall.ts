@@ -1,5 +1,6 @@
 import { Effect, Either, Option } from "effect"
 import type { Rejection } from "../domain/Rejection.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import type { SentPointers } from "../formats/interaction/readInteraction.js"
 import { valueAt } from "../formats/lookup/valueAt.js"
 import type { ContentStore } from "../ports/ContentStore.js"
@@ -28,8 +29,6 @@ const sentBound = 256
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/
-
-const bytesOf = (text: string): number => Buffer.byteLength(text, "utf8")
 
 /** A text cut to 1 KiB of UTF-8, for the words of a fact. */
 const cut = (text: string): string => {
@@ -64,7 +63,7 @@ const deliveredAs = (
     if (Option.isNone(value)) return Either.left(`sent reads nothing at ${pointer} of the tool's answer`)
     const text =
       typeof value.value === "string" ? value.value : Number.isInteger(value.value) ? String(value.value) : undefined
-    if (text === undefined || text === "" || bytesOf(text) > sentBound || controlCharacter.test(text))
+    if (text === undefined || text === "" || utf8Bytes(text) > sentBound || controlCharacter.test(text))
       return Either.left(
         `sent reads at ${pointer} a value that is not text or a whole number of 1 to 256 bytes without control characters`
       )
@@ -138,7 +137,7 @@ export const deliveryCall = (call: DeliveryCall): Effect.Effect<AttemptEnding, R
     const resultText = keptAnswer(answer)
     if (call.keepFor !== undefined) yield* keepTexts(call.keepFor, [resultText])
     const shown: AttemptResult = {
-      result_bytes: bytesOf(resultText),
+      result_bytes: utf8Bytes(resultText),
       ...(call.keepFor === undefined ? {} : { result_sha256: sha256Of(resultText) }),
       duration_ms: answer.durationMs,
       jsonrpc_id: answer.jsonrpcId,

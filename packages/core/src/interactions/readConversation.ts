@@ -1,6 +1,7 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { RuntimeConfig } from "../config/RuntimeConfig.js"
 import type { Rejection } from "../domain/Rejection.js"
+import { jsonBytes, utf8Bytes } from "../domain/utf8Bytes.js"
 import { callArgumentsBound } from "../formats/interaction/argumentsAtSave.js"
 import type { DeliverTool } from "../formats/interaction/readInteraction.js"
 import { readReplies } from "../formats/interaction/readReplies.js"
@@ -153,7 +154,7 @@ export const readConversation = (
         "arguments_unrenderable",
         `The template at ${rendered.left.pointer} did not render: ${rendered.left.stop.words}.`
       )
-    const argumentBytes = Buffer.byteLength(JSON.stringify(rendered.right), "utf8")
+    const argumentBytes = jsonBytes(rendered.right)
     if (argumentBytes > callArgumentsBound)
       return yield* failed(
         "arguments_unrenderable",
@@ -183,7 +184,7 @@ export const readConversation = (
     }
     const answer = called.right
     if (answer.isError) return yield* failed("tool_error", "The tool answered with an error of its own.")
-    if (Buffer.byteLength(keptAnswer(answer), "utf8") > readBounds.documentBytes)
+    if (utf8Bytes(keptAnswer(answer)) > readBounds.documentBytes)
       return yield* failed("too_large", `The tool answered more than ${readBounds.documentBytes} bytes.`)
     const document = answerDocument(answer)
     const list = document.found ? valueAt(document.value, replies.read.list) : Option.none()

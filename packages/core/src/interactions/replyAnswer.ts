@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import type { InputIssue } from "../domain/Rejection.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import type { ReplyRule } from "../formats/interaction/replyRule.js"
 import { schemaValidator } from "../formats/jsonSchema/SchemaValidator.js"
 import type { ReplyRefusal } from "./interactionFacts.js"
@@ -28,7 +29,7 @@ const endPunctuation = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu
  * schema refuses, `invalid`, with its issues under `/answer`.
  */
 export const replyAnswer = (rule: ReplyRule | null, text: string, schema: unknown): ReplyOutcome => {
-  if (Buffer.byteLength(text, "utf8") > replyWordsBound)
+  if (utf8Bytes(text) > replyWordsBound)
     return { _tag: "Refused", because: "too_long", detail: `The reply holds more than ${replyWordsBound} bytes.` }
   if (rule === null)
     return {

@@ -1,6 +1,7 @@
 import { Clock, Effect, Either } from "effect"
 import { RuntimeConfig } from "../config/RuntimeConfig.js"
 import type { Fact } from "../domain/Fact.js"
+import { jsonBytes } from "../domain/utf8Bytes.js"
 import { callArgumentsBound } from "../formats/interaction/argumentsAtSave.js"
 import type { DeliverTool } from "../formats/interaction/readInteraction.js"
 import { readReplies } from "../formats/interaction/readReplies.js"
@@ -79,7 +80,7 @@ export const tellAnswerer = (refused: RefusedReply): Effect.Effect<void, never, 
             ),
             (stop) => `The template at ${stop.pointer} did not render: ${stop.stop.words}.`
           )
-    const bytes = Either.isRight(rendered) ? Buffer.byteLength(JSON.stringify(rendered.right), "utf8") : 0
+    const bytes = Either.isRight(rendered) ? jsonBytes(rendered.right) : 0
     const entry = servingServers(yield* RuntimeConfig, refused.org, refused.playbook).find(
       (candidate) => candidate.name === server
     )

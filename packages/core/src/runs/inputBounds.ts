@@ -1,4 +1,5 @@
 import { invalidAt, type Rejection } from "../domain/Rejection.js"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 
 /** The most bytes a run's input may hold as encoded JSON. */
 export const inputBytesBound = 256 * 1024
@@ -23,7 +24,7 @@ export const depthOf = (value: unknown, stop = Number.POSITIVE_INFINITY): number
 
 /** The run's input within the seed's bounds (HTTP "Runs and results"), or `invalid_input` at `/input`. */
 export const checkInputBounds = (input: unknown): Rejection | undefined => {
-  if (Buffer.byteLength(JSON.stringify(input) ?? "", "utf8") > inputBytesBound)
+  if (utf8Bytes(JSON.stringify(input) ?? "") > inputBytesBound)
     return invalidAt("/input", "input: holds more than 256 KiB as JSON; send a smaller input.")
   if (depthOf(input, inputDepthBound) > inputDepthBound)
     return invalidAt("/input", "input: nests more than 512 levels deep.")

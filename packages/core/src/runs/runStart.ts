@@ -1,6 +1,7 @@
 import { type Cause, Clock, Effect } from "effect"
 import type { Fact, NewFact, NewFactMetadata } from "../domain/Fact.js"
 import { reject } from "../domain/Rejection.js"
+import { jsonBytes } from "../domain/utf8Bytes.js"
 import type { DefinitionFormat, FormatEnding } from "../formats/DefinitionFormat.js"
 import { type DraftFact, placeFacts } from "../ledger/decide.js"
 import type { ContentStore } from "../ports/ContentStore.js"
@@ -97,7 +98,7 @@ export const carryOut = (
 /** The ending fact of a format's ending, holding the output and record to the shared bound. */
 const endingDraft = (ending: Exclude<FormatEnding, { _tag: "Started" }>) => {
   if (ending._tag === "Succeeded") {
-    const bytes = Buffer.byteLength(JSON.stringify({ output: ending.output, record: ending.record }), "utf8")
+    const bytes = jsonBytes({ output: ending.output, record: ending.record })
     if (bytes <= outputAndRecordBound + 20)
       return { type: "run_succeeded", data: { output: ending.output, record: ending.record } }
     return {

@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import {
   CheckerTimedOut,
   CheckerUnavailable,
@@ -80,7 +81,7 @@ export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox>
                   if (answer._tag === "Ran") {
                     return Effect.succeed({
                       output: JSON.parse(answer.json) as unknown,
-                      outputBytes: Buffer.byteLength(answer.json, "utf8"),
+                      outputBytes: utf8Bytes(answer.json),
                       work: answer.work
                     })
                   }

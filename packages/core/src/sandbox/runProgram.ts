@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core"
+import { utf8Bytes } from "../domain/utf8Bytes.js"
 import { cutText } from "../formats/cutText.js"
 import type { FreshContext } from "./freshContext.js"
 import type { SandboxBounds } from "./sandboxBounds.js"
@@ -98,7 +99,7 @@ const settle = (text: string, work: number, bounds: SandboxBounds): RunOutcome =
   const rest = text.slice(1)
   switch (text[0]) {
     case "J": {
-      const bytes = Buffer.byteLength(rest, "utf8")
+      const bytes = utf8Bytes(rest)
       if (bytes > bounds.outputBytes) return tooLarge(bytes, work, bounds)
       return { _tag: "Ran", json: rest, work }
     }

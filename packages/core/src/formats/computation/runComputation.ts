@@ -1,5 +1,6 @@
 import { Effect, Either } from "effect"
 import { conflict, invalidInput, reject } from "../../domain/Rejection.js"
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import { type ProgramUnworkable, Sandbox, type SandboxResult } from "../../ports/Sandbox.js"
 import { recentMemo } from "../../sandbox/recentMemo.js"
 import type { FormatEnding, FormatRun } from "../DefinitionFormat.js"
@@ -91,7 +92,7 @@ export const runComputation = (run: FormatRun): Effect.Effect<FormatEnding, neve
       language: "typescript",
       work: result.work,
       duration_ms: Date.now() - began,
-      input_bytes: Buffer.byteLength(JSON.stringify(run.input) ?? "", "utf8"),
+      input_bytes: utf8Bytes(JSON.stringify(run.input) ?? ""),
       output_bytes: result.outputBytes
     }
     return { _tag: "Succeeded", output: result.output, record } as const

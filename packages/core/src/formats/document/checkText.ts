@@ -1,3 +1,4 @@
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import type { SourceIssue } from "../DefinitionFormat.js"
 import { sourceText } from "./SourceText.js"
 
@@ -15,7 +16,7 @@ export const checkText = (source: string): SourceIssue | undefined => {
     message
   })
   if (source.startsWith("\uFEFF")) return issue("the document starts with a byte-order mark; save it without one")
-  const bytes = Buffer.byteLength(source, "utf8")
+  const bytes = utf8Bytes(source)
   if (bytes > maxDocumentBytes)
     return issue(`the document holds ${bytes} bytes; at most ${maxDocumentBytes} are allowed`)
   const loneReturn = /\r(?!\n)/.exec(source)

@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import type { Template } from "liquidjs"
+import { jsonBytes } from "../../domain/utf8Bytes.js"
 import type { ArgumentTemplate } from "../lookup/readLookup.js"
 import { renderArguments } from "../lookup/renderArguments.js"
 import { momentsOf } from "./renderTemplate.js"
@@ -35,7 +36,7 @@ export const argumentsTooLargeAtSave = (
   if ([...templates.values()].some(readsMoreThanMoments)) return undefined
   const rendered = renderArguments(value, templates, { ...sampleMoments }, pointer)
   if (Either.isLeft(rendered)) return undefined
-  const bytes = Buffer.byteLength(JSON.stringify(rendered.right), "utf8")
+  const bytes = jsonBytes(rendered.right)
   return bytes > callArgumentsBound
     ? `the arguments render ${bytes.toLocaleString("en-US")} bytes as JSON, and a call's arguments hold at most 16 KiB (16,384 bytes); they read no input, so every run would be refused: make them smaller`
     : undefined

@@ -1,4 +1,5 @@
 import { Either } from "effect"
+import { jsonBytes } from "../../domain/utf8Bytes.js"
 import { renderArguments } from "../lookup/renderArguments.js"
 import { callArgumentsBound } from "./argumentsAtSave.js"
 import { argumentTemplates } from "./argumentTemplates.js"
@@ -89,7 +90,7 @@ export const deliveryArguments = (
           })
         )
   return Either.flatMap(rendered, (value) => {
-    const bytes = Buffer.byteLength(JSON.stringify(value), "utf8")
+    const bytes = jsonBytes(value)
     return bytes > callArgumentsBound
       ? Either.left({ _tag: "TooLarge", bytes } as const)
       : Either.right(value as Record<string, unknown>)

@@ -1,3 +1,4 @@
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import { describeValue } from "../document/describeValue.js"
 
 /** How one property of an answer is taken from a reply (function-formats.md §3.5). */
@@ -129,7 +130,7 @@ export const readReplyRule = (
         })
       for (const word of [value, ...synonyms]) {
         const key = word.toLowerCase()
-        if (Buffer.byteLength(word, "utf8") > replyRuleBounds.wordBytes)
+        if (utf8Bytes(word) > replyRuleBounds.wordBytes)
           issues.push({
             pointer: `${at}/words/${escape(value)}`,
             message: `the word ${JSON.stringify(word.slice(0, 80))} holds more than ${replyRuleBounds.wordBytes} bytes`

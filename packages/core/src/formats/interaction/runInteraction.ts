@@ -1,6 +1,7 @@
 import { Effect, Either, Option } from "effect"
 import type { RuntimeSettings } from "../../config/RuntimeConfig.js"
 import { conflict, invalidInput, type Rejection, reject } from "../../domain/Rejection.js"
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import { InteractionSettings } from "../../interactions/InteractionSettings.js"
 import type { InteractionRequested, RequestRecord } from "../../interactions/interactionFacts.js"
 import {
@@ -24,8 +25,6 @@ import { momentsOf, renderTemplate } from "./renderTemplate.js"
 export const requestBounds = { toBytes: 256, messageBytes: 8_192 }
 
 const rejected = (rejection: Rejection): FormatEnding => ({ _tag: "Rejected", rejection })
-
-const bytesOf = (text: string) => Buffer.byteLength(text, "utf8")
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/
@@ -122,7 +121,7 @@ export const runInteraction = (run: FormatRun, settings: RuntimeSettings): Effec
       )
     const party = (what: "to" | "from", template: NonNullable<typeof to>) =>
       Either.flatMap(render(what, template), ({ text, isText }) =>
-        !isText || text.trim() === "" || bytesOf(text) > requestBounds.toBytes || controlCharacter.test(text)
+        !isText || text.trim() === "" || utf8Bytes(text) > requestBounds.toBytes || controlCharacter.test(text)
           ? Either.left(
               conflict(
                 `The ${what} template must render the party as text of 1 to 256 bytes without control characters; it rendered ` +
@@ -140,11 +139,11 @@ export const runInteraction = (run: FormatRun, settings: RuntimeSettings): Effec
     if (Either.isLeft(answerer)) return rejected(answerer.left)
     const words = render("message", message)
     if (Either.isLeft(words)) return rejected(words.left)
-    if (!words.right.isText || bytesOf(words.right.text) > requestBounds.messageBytes)
+    if (!words.right.isText || utf8Bytes(words.right.text) > requestBounds.messageBytes)
       return rejected(
         conflict(
           words.right.isText
-            ? `The message renders ${bytesOf(words.right.text)} bytes; a request holds at most ${requestBounds.messageBytes}.`
+            ? `The message renders ${utf8Bytes(words.right.text)} bytes; a request holds at most ${requestBounds.messageBytes}.`
             : "The message template renders a list or an object; write it as text, with | json for structured values.",
           "unworkable"
         )
@@ -185,7 +184,7 @@ export const runInteraction = (run: FormatRun, settings: RuntimeSettings): Effec
       delivery: deliver === "agent" ? "agent" : { server: deliver.server, tool: deliver.tool },
       to: toText.right,
       ...(answerer.right === undefined ? {} : { answerer: answerer.right }),
-      message_bytes: bytesOf(words.right.text),
+      message_bytes: utf8Bytes(words.right.text),
       takes_answer: takesAnswer,
       expires_at: expiresAt
     }

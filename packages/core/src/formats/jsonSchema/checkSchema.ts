@@ -1,3 +1,4 @@
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import { pointerOf } from "../document/Place.js"
 import { type SchemaDraft, schemaDraft } from "./schemaDraft.js"
 import { deeperThan } from "./valueDepth.js"
@@ -89,7 +90,7 @@ export const checkSchema = (schema: unknown): ReadonlyArray<SchemaIssue> => {
   if (draft === undefined) {
     return [{ pointer: "/$schema", message: "only JSON Schema draft 2020-12 and draft-07 are supported" }]
   }
-  const bytes = Buffer.byteLength(JSON.stringify(schema) ?? "", "utf8")
+  const bytes = utf8Bytes(JSON.stringify(schema) ?? "")
   if (bytes > schemaBounds.bytes) {
     return [{ pointer: "", message: `the schema holds ${bytes} bytes as JSON; at most ${schemaBounds.bytes}` }]
   }

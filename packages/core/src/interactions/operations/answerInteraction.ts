@@ -1,6 +1,7 @@
 import { Clock, Effect, Schema } from "effect"
 import { declare } from "../../catalog/Operation.js"
 import { Uuid } from "../../domain/Ids.js"
+import { utf8Bytes } from "../../domain/utf8Bytes.js"
 import { runDecider } from "../../ledger/decide.js"
 import { readRun } from "../../runs/readRun.js"
 import { runStream } from "../../runs/runFacts.js"
@@ -11,7 +12,7 @@ import { foldRequest, noRequest } from "../foldRequest.js"
 
 /** `claimed_for`: whom the caller says it answers for, at most 256 bytes; never checked. */
 const ClaimedFor = Schema.String.pipe(
-  Schema.filter((text) => Buffer.byteLength(text, "utf8") <= 256 || "must be at most 256 bytes", {
+  Schema.filter((text) => utf8Bytes(text) <= 256 || "must be at most 256 bytes", {
     jsonSchema: { maxLength: 256 }
   }),
   Schema.annotations({ description: "Whom you say you answer for, at most 256 bytes; the runtime never checks it." })

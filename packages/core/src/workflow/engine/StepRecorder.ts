@@ -1,4 +1,4 @@
-import { cutUtf8 } from "./jsonValues.js"
+import { cutText } from "../../formats/cutText.js"
 import type { TaskFrame } from "./RunStateShape.js"
 import type { StepEntry, StepError, StepOutcome } from "./StepEntry.js"
 
@@ -29,7 +29,7 @@ export class StepRecorder {
       reference: frame.reference,
       run: frame.run,
       outcome,
-      name: cutUtf8(name, 256),
+      name: cutText(name, 256, ""),
       times: details.times ?? 1,
       caused_by: at === undefined ? cause : this.entries[at]!.caused_by,
       ...(details.error === undefined ? {} : { error: details.error }),

@@ -1,4 +1,3 @@
-import { utf8Bytes } from "../../domain/utf8Bytes.js"
 /** Sets a member as data, `__proto__` included (a plain assignment of that key would set the prototype). */
 export const setMember = (target: Record<string, unknown>, key: string, value: unknown): void => {
   if (key === "__proto__")
@@ -33,18 +32,4 @@ export const jsonEqual = (left: unknown, right: unknown): boolean => {
   return (
     keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
   )
-}
-
-/** A text cut to at most `bytes` UTF-8 bytes, never inside a character. */
-export const cutUtf8 = (text: string, bytes: number): string => {
-  if (utf8Bytes(text) <= bytes) return text
-  let cut = ""
-  let size = 0
-  for (const character of text) {
-    const length = utf8Bytes(character)
-    if (size + length > bytes) break
-    cut += character
-    size += length
-  }
-  return cut
 }
