@@ -10,12 +10,13 @@ import { median } from "../ledger/measure.js"
 import { loadPostgresStore, maxConnections } from "../ledger/postgresStore.js"
 import { mainThreadOnCpuMillis } from "../shared/threadCpu.js"
 import { type BenchDatabase, createBenchDatabase } from "./benchDatabase.js"
+import { type CalleeRuns, openCalleeFloors } from "./calleeFloors.js"
 import { readWorkflowsConfig } from "./config.js"
 import { prepareGrowthRuns } from "./costGrowth.js"
 import { launchDbos } from "./dbosPeer.js"
 import { openEffectWorkflow } from "./effectWorkflowPeer.js"
 import { openRawInsert } from "./rawInsert.js"
-import { printReport, type Row } from "./report.js"
+import { calleeFloorRows, printReport, type Row } from "./report.js"
 import {
   type EndedRun,
   openRunLedger,
@@ -235,6 +236,18 @@ try {
       ...(wrong === undefined ? {} : { wrong })
     }
   }
+  const floors = await openCalleeFloors()
+  closers.push(floors.close)
+  const floorRow = (runs: (count: number) => Promise<CalleeRuns>) => async (): Promise<Sample> => {
+    const { output, ends } = await runs(steps)
+    const wallMs = ends.at(-1)! - ends[0]!
+    return {
+      stepP50: gapMedian(ends),
+      wallPerStep: wallMs / steps,
+      stepsPerSecond: steps / (wallMs / 1_000),
+      ...check(output, steps)
+    }
+  }
   rows.push(
     {
       section: "memory",
@@ -251,6 +264,8 @@ try {
       measure: sequentialRunLedger(memory, workflowNames.sets, false)
     },
     { section: "memory", name: "@effect/workflow steps", store: "memory", steps, measure: effectRow(1) },
+    { section: "memory", name: calleeFloorRows.sandbox, store: "memory", steps, measure: floorRow(floors.sandboxRuns) },
+    { section: "memory", name: calleeFloorRows.bare, store: "memory", steps, measure: floorRow(floors.bareRuns) },
     {
       section: "memory concurrent",
       name: "RunLedger call steps",

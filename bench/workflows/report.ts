@@ -1,3 +1,4 @@
+import { cpus } from "node:os"
 import { median } from "../ledger/measure.js"
 import { fixed } from "../shared/fixed.js"
 import { textTable } from "../shared/textTable.js"
@@ -13,6 +14,12 @@ export interface Row {
   readonly steps: number
   readonly measure: () => Promise<Sample>
 }
+
+/** The names of the memory section's floor rows: a call step's callee run by itself (`calleeFloors.ts`). */
+export const calleeFloorRows = {
+  sandbox: "sandbox runs (callee floor)",
+  bare: "bare QuickJS runs (callee floor)"
+} as const
 
 /** Everything the report prints. */
 export interface Report {
@@ -210,6 +217,7 @@ export const printReport = (report: Report): void => {
       "process's CPU time over the repetition's steps (all threads: sandbox workers, GC, the peers' own); main " +
       "thread ms/step: the main thread's time on a core. Every figure is the median over the repetitions."
   )
+  printFloors(report, of, find)
   for (const row of [rlCalls, dbos]) {
     const statements = row === undefined ? undefined : samples.get(row)!.at(-1)?.statements
     if (row === undefined || statements === undefined) continue
@@ -220,4 +228,48 @@ export const printReport = (report: Report): void => {
   const missed = targets.filter((line) => line.pass === false)
   log(missed.length === 0 ? "\nall targets met" : `\ntargets missed: ${missed.map((line) => line.what).join("; ")}`)
   if (report.config.strict && missed.length > 0) process.exitCode = 1
+}
+
+/**
+ * What each timing target leaves one call step, beside what the step's callee costs by itself (the floor rows) in
+ * the same run: a target a callee's run alone exceeds cannot be met while call steps run their callee in the
+ * sandbox.
+ */
+const printFloors = (
+  report: Report,
+  of: (row: Row | undefined, pick: (sample: Sample) => number | undefined) => number,
+  find: (section: Row["section"], name: string) => Row | undefined
+): void => {
+  const sandbox = find("memory", calleeFloorRows.sandbox)
+  const bare = find("memory", calleeFloorRows.bare)
+  if (sandbox === undefined || bare === undefined) return
+  const wall = (sample: Sample) => sample.wallPerStep
+  const sandboxMs = of(sandbox, wall)
+  const sandboxCpu = of(sandbox, (sample) => sample.cpuPerStep)
+  const bareMs = of(bare, wall)
+  const lines = [
+    `a callee's run by itself: ${fixed(sandboxMs, 3)} ms through the runtime's sandbox (Sandbox.run: worker, ` +
+      `prelude, bounds; ${fixed(sandboxCpu, 3)} ms of the process's CPU), ${fixed(bareMs, 3)} ms in a bare ` +
+      "QuickJS context on the main thread"
+  ]
+  const budget = (what: string, ms: number) =>
+    Number.isFinite(ms)
+      ? `${what}: ${fixed(ms, 3)} ms per call step, ${fixed(ms / sandboxMs, 2)}× the sandbox run, ` +
+        `${fixed(ms / bareMs, 2)}× the bare run`
+      : undefined
+  const effectMs = of(find("memory", "@effect/workflow steps"), wall)
+  const rawP50 = of(find("sequential", "raw INSERT"), (sample) => sample.stepP50)
+  const dbosRate = of(find("concurrent", "DBOS steps"), (sample) => sample.stepsPerSecond)
+  const cores = cpus().length
+  for (const line of [
+    budget("memory target (≥ 20× @effect/workflow) leaves", effectMs / 20),
+    budget("sequential target (≤ 1.5× raw INSERT p50) leaves, one commit included", 1.5 * rawP50),
+    Number.isFinite(dbosRate)
+      ? `concurrent target (≥ 3× DBOS) leaves ${fixed((cores * 1_000) / (3 * dbosRate), 3)} ms of CPU per call ` +
+        `step on ${cores} cores (PostgreSQL's included), ${fixed((cores * 1_000) / (3 * dbosRate) / sandboxCpu, 2)}× ` +
+        "the sandbox run's CPU"
+      : undefined
+  ])
+    if (line !== undefined) lines.push(line)
+  report.log(`\nfloors (medians of the same run):\n${lines.map((line) => `  ${line}`).join("\n")}`)
 }

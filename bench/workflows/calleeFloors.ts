@@ -1,0 +1,77 @@
+import variant from "@jitl/quickjs-wasmfile-release-sync"
+import { QuickJsSandbox, Sandbox } from "@runledger/core"
+import { Effect, ManagedRuntime } from "effect"
+import { newQuickJSWASMModuleFromVariant, type QuickJSSyncVariant } from "quickjs-emscripten-core"
+import { incrementSource } from "./documents.js"
+
+/**
+ * What a call step's callee costs by itself, without the ledger or the interpreter: the floors under the memory
+ * and sequential targets. Each runs `increment` n → n + 1 from n = 0, one run after another, and answers when each
+ * run returned (so a row's p50 is the median run).
+ */
+export interface CalleeFloors {
+  /** `Sandbox.run` of `increment`'s program through the QuickJS sandbox the runtime uses (its worker pool). */
+  readonly sandboxRuns: (runs: number) => Promise<CalleeRuns>
+  /** The same program in a bare QuickJS context on this thread: no prelude, no bounds, no worker. */
+  readonly bareRuns: (runs: number) => Promise<CalleeRuns>
+  readonly close: () => Promise<void>
+}
+
+/** The last n, and when each run returned (`performance.now()`, the first entry is when the first began). */
+export interface CalleeRuns {
+  readonly output: number
+  readonly ends: ReadonlyArray<number>
+}
+
+/** `increment`'s program as the computation format hands it to the sandbox: the document's body, its first line. */
+const program = (() => {
+  const lines = incrementSource.split("\n")
+  const bodyAt = lines.indexOf("---", 1) + 1
+  return { source: lines.slice(bodyAt).join("\n"), firstLine: bodyAt + 1 }
+})()
+
+/** The same program with its types stripped, as the bare context evaluates it. */
+const bareScript = "(function (input) { return { n: input.n + 1 } })"
+
+/** Opens the runtime's sandbox (`QuickJsSandbox.layer()`, the default pool) and a QuickJS module of its build. */
+export const openCalleeFloors = async (): Promise<CalleeFloors> => {
+  const sandbox = ManagedRuntime.make(QuickJsSandbox.layer())
+  const module = await newQuickJSWASMModuleFromVariant(variant as unknown as QuickJSSyncVariant)
+  const sandboxRun = (n: number) =>
+    sandbox.runPromise(
+      Effect.flatMap(Sandbox, (port) =>
+        port.run({ ...program, input: { n }, now: Date.now(), deadline: Date.now() + 10_000 })
+      )
+    )
+  const bareRun = (n: number): number => {
+    const context = module.newContext()
+    try {
+      const run = context.unwrapResult(context.evalCode(bareScript, "main.js"))
+      const input = context.unwrapResult(context.evalCode(`(${JSON.stringify({ n })})`, "input.js"))
+      const output = context.unwrapResult(context.callFunction(run, context.undefined, input))
+      const result = JSON.parse(JSON.stringify(context.dump(output))) as { n: number }
+      output.dispose()
+      input.dispose()
+      run.dispose()
+      return result.n
+    } finally {
+      context.dispose()
+    }
+  }
+  const chain = async (runs: number, step: (n: number) => Promise<number>): Promise<CalleeRuns> => {
+    const ends = [performance.now()]
+    let n = 0
+    for (let run = 0; run < runs; run++) {
+      n = await step(n)
+      ends.push(performance.now())
+    }
+    return { output: n, ends }
+  }
+  // One run readies a worker, so the first timed run does not wait for one to start.
+  await sandboxRun(0)
+  return {
+    sandboxRuns: (runs) => chain(runs, async (n) => ((await sandboxRun(n)).output as { n: number }).n),
+    bareRuns: (runs) => chain(runs, async (n) => bareRun(n)),
+    close: () => sandbox.dispose()
+  }
+}
