@@ -1,6 +1,8 @@
 import { Ledger } from "@runledger/core"
-import { Effect, Either } from "effect"
+import * as MemoryStore from "@runledger/store-memory"
+import { Context, Effect, Either, Layer } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { echoFormats } from "./echoFormat.js"
 import { makeRuntime } from "./runtimeFixture.js"
 
 let fixture: ReturnType<typeof makeRuntime>
@@ -185,6 +187,45 @@ describe("runs", () => {
       const again = await refused("run_definition", { type: "interaction", name: "ask", input: {}, run_id: runId })
       expect([again.reason, again.kind]).toEqual(["cancelled", "requested"])
     })
+  })
+
+  it("reads no stream to start a run under an id it made, and reads the stream of an id given", async () => {
+    const reads: Array<string> = []
+    const counted = Layer.scopedContext(
+      Effect.map(Layer.build(MemoryStore.layer), (context) => {
+        const inner = Context.get(context, Ledger)
+        return Context.add(
+          context,
+          Ledger,
+          Ledger.of({
+            ...inner,
+            readStream: (stream, ...rest) => {
+              reads.push(stream)
+              return inner.readStream(stream, ...rest)
+            }
+          })
+        )
+      })
+    )
+    const counting = makeRuntime({}, echoFormats, counted)
+    try {
+      const as = (input: unknown) => counting.call("full", "run_definition", input, { playbook: "finance" })
+      await counting.call("full", "create_playbook", { playbook: "finance", name: "Finance" })
+      await counting.call(
+        "full",
+        "create_definition",
+        { type: "computation", name: "echo", source: "Echoes", diagram: "none" },
+        { playbook: "finance" }
+      )
+      const made = await as({ type: "computation", name: "echo", input: { a: 1 } })
+      if (Either.isLeft(made)) throw new Error(JSON.stringify(made.left))
+      const madeId = made.right.output as { run_id: string }
+      expect(reads.filter((stream) => stream.endsWith(`/runs/${madeId.run_id}`))).toEqual([])
+      await as({ type: "computation", name: "echo", input: { a: 1 }, run_id: runId })
+      expect(reads.filter((stream) => stream.endsWith(`/runs/${runId}`))).toHaveLength(1)
+    } finally {
+      await counting.runtime.dispose()
+    }
   })
 
   it("cancel_run refuses an unknown run, an ended run, and a run that ends within its request", async () => {

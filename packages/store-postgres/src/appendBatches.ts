@@ -53,7 +53,9 @@ export const makeAppendBatches = (
 
     const settle = (entry: Waiting, outcome: Effect.Effect<AppendResult, VersionConflict | SqlError>) =>
       Effect.flatMap(
-        Effect.exit(outcome.pipe(refusedAppend(entry.appends), unavailable("appending facts"), seenBy(versions))),
+        Effect.exit(
+          outcome.pipe(refusedAppend(entry.appends), unavailable("appending facts"), seenBy(versions, entry.appends))
+        ),
         (exit) => Deferred.complete(entry.outcome, exit)
       )
 

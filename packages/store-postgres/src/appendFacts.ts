@@ -48,8 +48,8 @@ export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext
   Effect.gen(function* () {
     const projectedTypes = new Set(projections.flatMap((projection) => projection.types))
     const notify = noNotifications(wakeups)
-    const context = { sql, schema: tables.schema, projections, known: makeKnownDocuments(), notify }
     const versions = makeStreamVersions()
+    const context = { sql, schema: tables.schema, projections, known: makeKnownDocuments(), versions, notify }
     const appendBatched = yield* makeAppendBatches((batch) => appendProjecting(context, batch), versions)
     return (
       appends: ReadonlyArray<StreamAppend>,
@@ -73,7 +73,7 @@ export const appendFacts = ({ sql, tables, projections, wakeups }: AppendContext
                 Effect.map(([{ result }]) => placeFacts(appends, result.versions, result.global_positions)),
                 refusedAppend(appends),
                 unavailable("appending facts"),
-                seenBy(versions)
+                seenBy(versions, appends)
               )
         return Effect.tap(appended, () => wakeups.publish(wakeupOf(appends, options)))
       })

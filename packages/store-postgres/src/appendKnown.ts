@@ -11,6 +11,8 @@ export interface KnownAppend {
   readonly changes: DocChanges
   /** The documents the statement was told of (for forgetting them when it finds one changed). */
   readonly keys: ReadonlyArray<string>
+  /** The documents it took for absent without knowing them: so they stood when it went through (ADR 0415). */
+  readonly takenAbsent: ReadonlyArray<readonly [string, ViewKey]>
 }
 
 /**
@@ -36,8 +38,10 @@ const placedWatched = (batch: ReadonlyArray<ReadonlyArray<StreamAppend>>, read: 
 /**
  * The one statement that appends a batch without reading its documents (ADR 0409), or undefined when it cannot:
  * every stream must be at a number of its own (so the facts' stream positions are known before they are written),
- * and every document the facts change must be known to this instance — or belong to a fact of a new stream (version
- * 0) and not be known, and so is taken as absent. The facts' global positions are allocated by the statement, after
+ * and every document the facts change must be known to this instance, or else belong to a fact of a stream this
+ * instance wrote all of — a new one (version 0), or one whose every fact it appended itself (`wroteAll`, ADR 0415) —
+ * and so be taken for absent: a document of such a stream that this instance never saw is one nobody made. The facts'
+ * global positions are allocated by the statement, after
  * the fold, so it goes this way only when the fold read none of them (their keys and the stringified documents
  * included: `upserts` is written out before the check). The statement checks the streams and every document's stamp
  * under their locks: a document that changed since makes it refuse with `RL412` and write nothing.
@@ -46,6 +50,7 @@ export const knownAppend = (
   schema: string,
   projections: ReadonlyArray<Projection>,
   known: KnownDocuments,
+  wroteAll: (stream: string, version: number) => boolean,
   batch: ReadonlyArray<ReadonlyArray<StreamAppend>>,
   notify: ReadonlyArray<string>
 ): KnownAppend | undefined => {
@@ -66,13 +71,23 @@ export const knownAppend = (
   const keys = new Map(factKeys.flat())
   const rows: Array<DocRow> = []
   const stamps: Array<ViewKey & { readonly stamp: string | null }> = []
-  const fresh = new Set(entries.filter(({ expected }) => expected === 0).map(({ stream }) => stream))
-  const onNewStreams = new Set(
-    factKeys.flatMap((ofFact, index) => (fresh.has(facts[index]!.metadata.stream) ? ofFact.map(([key]) => key) : []))
+  const whollyHere = new Set(
+    entries
+      .filter(({ stream, expected }) => expected === 0 || wroteAll(stream, expected as number))
+      .map(({ stream }) => stream)
   )
+  const onWhollyHere = new Set(
+    factKeys.flatMap((ofFact, index) =>
+      whollyHere.has(facts[index]!.metadata.stream) ? ofFact.map(([key]) => key) : []
+    )
+  )
+  const takenAbsent: Array<readonly [string, ViewKey]> = []
   for (const [key, viewKey] of keys) {
     const document = known.get(key)
-    if (document === undefined && !onNewStreams.has(key)) return undefined
+    if (document === undefined) {
+      if (!onWhollyHere.has(key)) return undefined
+      takenAbsent.push([key, viewKey])
+    }
     if (document?.row !== undefined) rows.push(document.row)
     stamps.push({ view: viewKey.view, partition: viewKey.partition, id: viewKey.id, stamp: document?.stamp ?? null })
   }
@@ -90,6 +105,7 @@ export const knownAppend = (
       ...notify
     ]),
     changes,
-    keys: [...keys.keys()]
+    keys: [...keys.keys()],
+    takenAbsent
   }
 }

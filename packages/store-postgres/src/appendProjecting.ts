@@ -10,6 +10,7 @@ import { factCountOf, placeFacts } from "./placeFacts.js"
 import { type DocRow, foldDocs, viewKeysOf } from "./projectFacts.js"
 import { refusedWith } from "./refusedAppend.js"
 import { callText, literal } from "./sqlLiterals.js"
+import type { StreamVersions } from "./streamVersions.js"
 
 /** What `runledger_prepare` returns. */
 interface Prepared {
@@ -18,12 +19,17 @@ interface Prepared {
   readonly docs: ReadonlyArray<StampedDocRow>
 }
 
-/** What a projecting append needs: the client, the schema, the projections, the documents known, the NOTIFY. */
+/**
+ * What a projecting append needs: the client, the schema, the projections, the documents known, the streams written
+ * here, the NOTIFY.
+ */
 export interface ProjectingContext {
   readonly sql: PgClient
   readonly schema: string
   readonly projections: ReadonlyArray<Projection>
   readonly known: KnownDocuments
+  /** The streams this instance appended every fact of (ADR 0415). */
+  readonly versions: StreamVersions
   /** `channel` and `payloads` of the append functions (`noNotifications`). */
   readonly notify: ReadonlyArray<string>
 }
@@ -45,12 +51,13 @@ export const appendProjecting = (
   batch: ReadonlyArray<ReadonlyArray<StreamAppend>>
 ): Effect.Effect<ReadonlyArray<BatchedAppend>, SqlError> =>
   Effect.suspend(() => {
-    const { sql, schema, projections, known, notify } = context
+    const { sql, schema, projections, known, versions, notify } = context
     const read = appendRead(context, batch)
-    const attempt = knownAppend(schema, projections, known, batch, notify)
+    const attempt = knownAppend(schema, projections, known, versions.wroteAll, batch, notify)
     if (attempt === undefined) return read
     return sql.unsafe<{ result: AppendedKnown }>(attempt.text).pipe(
       Effect.map(([{ result }]) => {
+        known.read(attempt.takenAbsent, [])
         known.wrote(attempt.changes, result.stamp)
         const versions = new Map(Object.entries(result.versions))
         let allocated = 0
@@ -61,7 +68,13 @@ export const appendProjecting = (
           return Either.right(placeFacts(appends, versions, positions))
         })
       }),
-      Effect.tapError(() => Effect.sync(() => known.forget(attempt.keys))),
+      Effect.tapError(() =>
+        Effect.sync(() => {
+          known.forget(attempt.keys)
+          // A document taken for absent was there after all: its streams are not taken as written here only.
+          if (attempt.takenAbsent.length > 0) versions.disown(batch.flat().map(({ stream }) => stream))
+        })
+      ),
       Effect.catchIf(
         (error) => refusedWith(staleState)(error) || (batch.length > 1 && refusedWith(refusedState)(error)),
         () => read

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module"
 import { Ledger, type Projection, Projections, Views } from "@runledger/core"
 import { PostgresLedger } from "@runledger/store-postgres"
 import { postgresSuite } from "@runledger/store-postgres/testing"
@@ -18,10 +19,45 @@ const totalProjection: Projection = {
   }
 }
 
+/** One document per prefix that a `made` fact makes and a `bumped` fact counts once it is made (ADR 0415). */
+const keptView = "known_documents_kept"
+const keptProjection: Projection = {
+  view: keptView,
+  types: ["made", "bumped"],
+  keys: (fact) => [{ view: keptView, partition: "kept", id: (fact.data as { prefix: string }).prefix }],
+  apply: (current, fact, key) => {
+    if (fact.type === "made") return { id: key.id, sort: "", data: { bumps: 0 } }
+    if (current === undefined) return undefined
+    return { id: key.id, sort: "", data: { bumps: (current.data as { bumps: number }).bumps + 1 } }
+  }
+}
+
+/** The texts every `pg` client of this process sends while `during` runs (the store's driver, shared). */
+const sentDuring = async (during: () => Promise<unknown>): Promise<ReadonlyArray<string>> => {
+  const { Client } = createRequire(import.meta.url)("pg") as {
+    Client: { prototype: { query: (this: unknown, ...args: Array<unknown>) => unknown } }
+  }
+  const query = Client.prototype.query
+  const texts: Array<string> = []
+  Client.prototype.query = function (this: unknown, ...args: Array<unknown>) {
+    const first = args[0] as string | { text?: string }
+    texts.push(typeof first === "string" ? first : (first?.text ?? ""))
+    return query.apply(this, args)
+  }
+  try {
+    await during()
+  } finally {
+    Client.prototype.query = query
+  }
+  return texts
+}
+
 postgresSuite("documents an instance knows", "alongside", ({ url, schema }) => {
   const instance = () =>
     ManagedRuntime.make(
-      PostgresLedger.layer({ url, schema }).pipe(Layer.provide(Layer.succeed(Projections, [totalProjection])))
+      PostgresLedger.layer({ url, schema }).pipe(
+        Layer.provide(Layer.succeed(Projections, [totalProjection, keptProjection]))
+      )
     )
   const first = instance()
   const second = instance()
@@ -81,5 +117,52 @@ postgresSuite("documents an instance knows", "alongside", ({ url, schema }) => {
     expect(await first.runPromise(totalOf(prefix))).toBe(2)
     await first.runPromise(append(prefix, "a", 2))
     expect(await first.runPromise(totalOf(prefix))).toBe(3)
+  })
+
+  const keptOf = (prefix: string) =>
+    Effect.flatMap(Views, (views) => views.get({ view: keptView, partition: "kept", id: prefix })).pipe(
+      Effect.map((doc) => (Option.getOrUndefined(doc)?.data as { bumps: number } | undefined)?.bumps)
+    )
+
+  it("takes a document it never saw for absent on a stream it wrote all of, in one statement", async () => {
+    const prefix = testPrefix("guess")
+    await first.runPromise(append(prefix, "a", 0, "other"))
+    const sent = await sentDuring(() => first.runPromise(append(prefix, "a", 1, "bumped")))
+    expect(sent.filter((text) => text.includes("runledger_append_known"))).toHaveLength(1)
+    expect(sent.filter((text) => text.includes("runledger_prepare"))).toEqual([])
+    expect(await first.runPromise(keptOf(prefix))).toBeUndefined()
+    // Known absent from then on: a fact that makes it is folded over nothing, in one statement too.
+    const making = await sentDuring(() => first.runPromise(append(prefix, "a", 2, "made")))
+    expect(making.filter((text) => text.includes("runledger_prepare"))).toEqual([])
+    expect(await first.runPromise(keptOf(prefix))).toBe(0)
+    // A document made from nothing on such a stream: the same.
+    const other = testPrefix("guess")
+    await first.runPromise(append(other, "a", 0, "other"))
+    const made = await sentDuring(() => first.runPromise(append(other, "a", 1, "made")))
+    expect(made.filter((text) => text.includes("runledger_prepare"))).toEqual([])
+    expect(await first.runPromise(keptOf(other))).toBe(0)
+  })
+
+  it("reads a document it took for absent that another instance made, and folds over it", async () => {
+    const prefix = testPrefix("guess")
+    await first.runPromise(append(prefix, "a", 0, "other"))
+    await second.runPromise(append(prefix, "b", 0, "made"))
+    const sent = await sentDuring(() => first.runPromise(append(prefix, "a", 1, "bumped")))
+    // The guess went, PostgreSQL refused it (the document is there), and the append read it the other way.
+    expect(sent.filter((text) => text.includes("runledger_append_known"))).toHaveLength(1)
+    expect(sent.filter((text) => text.includes("runledger_prepare"))).toHaveLength(1)
+    await first.runPromise(append(prefix, "a", 2, "bumped"))
+    expect(await first.runPromise(keptOf(prefix))).toBe(2)
+    expect(await second.runPromise(keptOf(prefix))).toBe(2)
+  })
+
+  it("reads a document it does not know on a stream another instance appended to", async () => {
+    const prefix = testPrefix("guess")
+    await first.runPromise(append(prefix, "a", 0, "other"))
+    await second.runPromise(append(prefix, "a", 1, "made"))
+    const sent = await sentDuring(() => first.runPromise(append(prefix, "a", 2, "bumped")))
+    expect(sent.filter((text) => text.includes("runledger_append_known"))).toEqual([])
+    expect(sent.filter((text) => text.includes("runledger_prepare"))).toHaveLength(1)
+    expect(await first.runPromise(keptOf(prefix))).toBe(1)
   })
 })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { newPlaybook } from "./newPlaybook.js"
 import { type AcceptanceServer, onEveryStore, startAcceptanceServer } from "./storeServers.js"
 import { waitFor } from "./waitFor.js"
-import { asking, catchingCall, endedRun, saveAll, workflowNamed as workflow } from "./workflowDocuments.js"
+import { asking, catchingCall, endedRun, saveAll, workflowNamed as workflow, x } from "./workflowDocuments.js"
 
 /** Calls itself: each run one call deeper, until the call that would sit 9 deep. */
 const deep = workflow("deep", "  - again:\n      call: run_definition\n      with: { type: workflow, name: deep }\n")
@@ -25,6 +25,40 @@ const root = workflow(
 `
 )
 
+/** A computation function answering `{ ok: true }`: a callee that ends within its call. */
+const okay = `---
+description: Says ok
+language: typescript
+---
+export default function (input: Json): Json {
+  return { ok: true }
+}
+`
+
+/** A branch calling \`okay\` that outputs the status of the error its call raised, or the callee's output. */
+const okayBranch = (name: string) => `          - ${name}:
+              try:
+                - call-it:
+                    call: run_definition
+                    with: { type: computation, name: okay }
+              catch:
+                as: failure
+                do:
+                  - report:
+                      set:
+                        status: ${x} $failure.status }
+                        kind: ${x} $failure.kind }
+`
+
+/** A root workflow whose first step opens three calls at once, one more than the deployment allows. */
+const crowded = workflow(
+  "crowded",
+  `  - three:
+      fork:
+        branches:
+${okayBranch("first")}${okayBranch("second")}${okayBranch("third")}`
+)
+
 onEveryStore("the call bounds of a workflow tree over HTTP", (store) => {
   let server: AcceptanceServer
   let base: string
@@ -33,9 +67,11 @@ onEveryStore("the call bounds of a workflow tree over HTTP", (store) => {
     server = await startAcceptanceServer(store(), { maxOpenCalls: 2 })
     base = await newPlaybook(server, "bounds")
     await saveAll(server, base, "interaction", [["ask", asking]])
+    await saveAll(server, base, "computation", [["okay", okay]])
     await saveAll(server, base, "workflow", [
       ["child", child],
-      ["root", root]
+      ["root", root],
+      ["crowded", crowded]
     ])
   }, 60_000)
   afterAll(() => server?.close())
@@ -69,6 +105,16 @@ onEveryStore("the call bounds of a workflow tree over HTTP", (store) => {
     expect(run, JSON.stringify(run)).toMatchObject({
       status: "succeeded",
       output: [{ ok: true }, { status: 409, kind: "open_calls" }]
+    })
+  }, 60_000)
+
+  it("a root run's first step that opens more calls than the tree allows has the last ones refused", async () => {
+    const started = await server.send("POST", `${base}/definitions/workflow/crowded/run`, {})
+    expect(started.status, JSON.stringify(started.body)).toBe(200)
+    const run = await ended(started.body.run_id)
+    expect(run, JSON.stringify(run)).toMatchObject({
+      status: "succeeded",
+      output: [{ ok: true }, { ok: true }, { status: 409, kind: "open_calls" }]
     })
   }, 60_000)
 })

@@ -32,7 +32,16 @@ export interface RunCommand {
   /** What the run's facts carry besides the run and its definition: a workflow call's `called_by`, `call_depth`,
    * `acts_for` and cause, a trigger's `trigger` and `depth`. */
   readonly metadata?: Partial<NewFactMetadata>
+  /**
+   * Whether the run id was made for this command just now, so that no stream can hold it yet: the first round takes
+   * the run's stream as empty without reading it (ADR 0416; an append that finds it otherwise reads it, as any conflict
+   * does).
+   */
+  readonly freshId?: boolean
 }
+
+/** A run's stream as a new run id finds it: no facts, no run, version 0. */
+const emptyRun = { facts: [], run: undefined, version: 0 } as const
 
 /** How often a run is decided again when another request under its id moved it at the same moment. */
 const attempts = 5
@@ -69,7 +78,7 @@ export const performRun = (
     const ledger = yield* Ledger
     let slotsLost = 0
     for (let round = 0; round < attempts; round++) {
-      const { facts, run, version } = yield* loadRun(stream)
+      const { facts, run, version } = round === 0 && command.freshId === true ? emptyRun : yield* loadRun(stream)
       if (run !== undefined) {
         if (run.type !== definition.type || run.name !== definition.name)
           return yield* Effect.fail(

@@ -61,7 +61,15 @@ export const runDefinition = declare({
       if (outOfBounds !== undefined) return yield* Effect.fail(outOfBounds)
       const ids = yield* Ids
       const runId = input.run_id?.toLowerCase() ?? (yield* ids.uuidv7(yield* Clock.currentTimeMillis))
-      const run = yield* performRun({ org, playbook: playbook!.id, definition, input: runInput, runId, caller })
+      const run = yield* performRun({
+        org,
+        playbook: playbook!.id,
+        definition,
+        input: runInput,
+        runId,
+        caller,
+        freshId: input.run_id === undefined
+      })
       const settings = yield* RuntimeConfig
       const studio = studioLink(settings, origin, [
         ["src", "agent"],

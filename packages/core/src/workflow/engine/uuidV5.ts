@@ -3,7 +3,17 @@ import { createHash } from "node:crypto"
 /** The namespace of the ids the workflow engine derives from its keys (callee run ids, emitted event ids). */
 export const workflowKeyNamespace = "6f1a3c52-8b0e-5d7a-9c41-2e7f0b9d4a18"
 
-const bytesOf = (uuid: string): Buffer => Buffer.from(uuid.replaceAll("-", ""), "hex")
+/** The namespaces' bytes, read once each: a handful of constant namespaces, asked for at every derived id. */
+const namespaceBytes = new Map<string, Buffer>()
+
+const bytesOf = (uuid: string): Buffer => {
+  let bytes = namespaceBytes.get(uuid)
+  if (bytes === undefined) {
+    bytes = Buffer.from(uuid.replaceAll("-", ""), "hex")
+    namespaceBytes.set(uuid, bytes)
+  }
+  return bytes
+}
 
 /**
  * The UUID version 5 (RFC 9562: SHA-1 of the namespace and the name) of `name` in `namespace`: the same key gives

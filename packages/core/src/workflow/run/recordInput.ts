@@ -237,7 +237,8 @@ export const prepareInput = (
       }
     }
     const startCalls = applied.outputs.filter((output): output is StartCallOutput => output.kind === "start_call")
-    const refused = yield* callsBeyondBound(context, openCallChange, startCalls)
+    const firstOfRoot = before === undefined && context.correlationId === context.runId
+    const refused = yield* callsBeyondBound(context, openCallChange, startCalls, firstOfRoot)
     const decided: ReadonlyArray<CallWithin> = yield* Effect.forEach(startCalls, (call) => {
       const answer = refused.get(call.key)
       if (answer !== undefined) return Effect.succeed({ _tag: "Answer", key: call.key, answer } as const)

@@ -53,9 +53,9 @@ describe("a workflow's drive within the request that started it", () => {
     const run = await f.ok("run_definition", { type: "workflow", name: "sets", input: { n: 1 } })
     expect(run).toMatchObject({ status: "succeeded", output: { n: 2 } })
     expect(asked.filter((view) => view === "workflow_states" || view === "workflow_due")).toEqual([])
-    // Its stream is read once, before the start (under its id, a run may be there already); the answer comes from
-    // the runs view, however many inputs the drive recorded.
-    expect(read.filter((stream) => stream.endsWith(`/runs/${run.run_id}`))).toHaveLength(1)
+    // Its stream is not read: its id was made for the request, so no run was there already (ADR 0416); the answer
+    // comes from the runs view, however many inputs the drive recorded.
+    expect(read.filter((stream) => stream.endsWith(`/runs/${run.run_id}`))).toEqual([])
   })
 
   it("a drive after the request (the host's, when a timer is due) loads both documents", async () => {
