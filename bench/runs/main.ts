@@ -14,6 +14,7 @@ import { bareQuickJs } from "./bareQuickJs.js"
 import { readRunsConfig } from "./config.js"
 import { drive, quantile } from "./drive.js"
 import { mainThreadCpuMillis } from "./mainThreadCpu.js"
+import { inputOf, trivialScript } from "./program.js"
 import { openRuntimeRow, type RuntimeRow } from "./runtimeRow.js"
 
 const config = readRunsConfig()
@@ -64,14 +65,14 @@ log(
     `${cpus().length} cpus, load average ${load()}`
 )
 
-const bare = await bareQuickJs()
+const bare = await bareQuickJs(trivialScript)
 const rows: Array<Row> = [
   {
     name: "bare QuickJS",
     store: "—",
     workers: "main thread",
     concurrency: 1,
-    call: async (index) => void bare(index),
+    call: async (index) => void bare(inputOf(index)),
     samples: []
   }
 ]

@@ -1,7 +1,6 @@
-import variant from "@jitl/quickjs-wasmfile-release-sync"
 import { QuickJsSandbox, Sandbox } from "@runledger/core"
 import { Effect, ManagedRuntime } from "effect"
-import { newQuickJSWASMModuleFromVariant, type QuickJSSyncVariant } from "quickjs-emscripten-core"
+import { bareQuickJs } from "../runs/bareQuickJs.js"
 import { incrementSource } from "./documents.js"
 
 /**
@@ -33,31 +32,16 @@ const program = (() => {
 /** The same program with its types stripped, as the bare context evaluates it. */
 const bareScript = "(function (input) { return { n: input.n + 1 } })"
 
-/** Opens the runtime's sandbox (`QuickJsSandbox.layer()`, the default pool) and a QuickJS module of its build. */
+/** Opens the runtime's sandbox (`QuickJsSandbox.layer()`, the default pool) and a bare context of its build. */
 export const openCalleeFloors = async (): Promise<CalleeFloors> => {
   const sandbox = ManagedRuntime.make(QuickJsSandbox.layer())
-  const module = await newQuickJSWASMModuleFromVariant(variant as unknown as QuickJSSyncVariant)
   const sandboxRun = (n: number) =>
     sandbox.runPromise(
       Effect.flatMap(Sandbox, (port) =>
         port.run({ ...program, input: { n }, now: Date.now(), deadline: Date.now() + 10_000 })
       )
     )
-  const bareRun = (n: number): number => {
-    const context = module.newContext()
-    try {
-      const run = context.unwrapResult(context.evalCode(bareScript, "main.js"))
-      const input = context.unwrapResult(context.evalCode(`(${JSON.stringify({ n })})`, "input.js"))
-      const output = context.unwrapResult(context.callFunction(run, context.undefined, input))
-      const result = JSON.parse(JSON.stringify(context.dump(output))) as { n: number }
-      output.dispose()
-      input.dispose()
-      run.dispose()
-      return result.n
-    } finally {
-      context.dispose()
-    }
-  }
+  const bareRun = await bareQuickJs(bareScript)
   const chain = async (runs: number, step: (n: number) => Promise<number>): Promise<CalleeRuns> => {
     const ends = [performance.now()]
     let n = 0
@@ -71,7 +55,7 @@ export const openCalleeFloors = async (): Promise<CalleeFloors> => {
   await sandboxRun(0)
   return {
     sandboxRuns: (runs) => chain(runs, async (n) => ((await sandboxRun(n)).output as { n: number }).n),
-    bareRuns: (runs) => chain(runs, async (n) => bareRun(n)),
+    bareRuns: (runs) => chain(runs, async (n) => (JSON.parse(bareRun({ n })) as { n: number }).n),
     close: () => sandbox.dispose()
   }
 }

@@ -24,7 +24,7 @@ import {
   saveBenchDefinitions,
   workflowNames
 } from "./runLedgerRuntime.js"
-import { gapMedian, type Sample } from "./sample.js"
+import { chainTimings, type Sample } from "./sample.js"
 import { installTransactionCounter, type Sent, type Whose } from "./transactionCounter.js"
 
 const config = readWorkflowsConfig()
@@ -147,13 +147,7 @@ try {
           measure: async () => {
             const before = sent("others")
             const ends = await raw.run(steps)
-            const wallMs = ends.at(-1)! - ends[0]!
-            return {
-              stepP50: gapMedian(ends),
-              wallPerStep: wallMs / steps,
-              stepsPerSecond: steps / (wallMs / 1_000),
-              ...perStep(before, steps, "others")
-            }
+            return { ...chainTimings(ends, steps), ...perStep(before, steps, "others") }
           }
         }
       )
@@ -172,11 +166,8 @@ try {
           measure: async () => {
             const before = sent("others")
             const run = await dbos.run(steps)
-            const wallMs = run.stepEnds.at(-1)! - run.stepEnds[0]!
             return {
-              stepP50: gapMedian(run.stepEnds),
-              wallPerStep: wallMs / steps,
-              stepsPerSecond: steps / (wallMs / 1_000),
+              ...chainTimings(run.stepEnds, steps),
               ...perStep(before, steps, "others"),
               ...check(run.output, steps)
             }
@@ -240,13 +231,7 @@ try {
   closers.push(floors.close)
   const floorRow = (runs: (count: number) => Promise<CalleeRuns>) => async (): Promise<Sample> => {
     const { output, ends } = await runs(steps)
-    const wallMs = ends.at(-1)! - ends[0]!
-    return {
-      stepP50: gapMedian(ends),
-      wallPerStep: wallMs / steps,
-      stepsPerSecond: steps / (wallMs / 1_000),
-      ...check(output, steps)
-    }
+    return { ...chainTimings(ends, steps), ...check(output, steps) }
   }
   rows.push(
     {

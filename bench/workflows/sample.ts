@@ -26,6 +26,15 @@ export interface Sample {
 export const gapMedian = (times: ReadonlyArray<number>): number =>
   median(times.slice(1).map((time, index) => time - times[index]!))
 
+/**
+ * The timings of a chain of `steps` steps from the moment it began and the moment each step returned (`ends`, the
+ * first entry the beginning): the median step, and the wall time over the steps.
+ */
+export const chainTimings = (ends: ReadonlyArray<number>, steps: number) => {
+  const wallMs = ends.at(-1)! - ends[0]!
+  return { stepP50: gapMedian(ends), wallPerStep: wallMs / steps, stepsPerSecond: steps / (wallMs / 1_000) }
+}
+
 /** The median over the samples of one figure, leaving out samples without it. */
 export const medianOf = (samples: ReadonlyArray<Sample>, pick: (sample: Sample) => number | undefined): number =>
   median(samples.flatMap((sample) => (pick(sample) === undefined ? [] : [pick(sample)!])))
