@@ -6,7 +6,6 @@ import {
   InvalidPosition,
   Ledger,
   type PositionedFact,
-  type Projection,
   Projections,
   projectFact,
   type StreamAppend,
@@ -67,18 +66,10 @@ export const layer: Layer.Layer<Ledger | Views, never, Projections> = Layer.unwr
       views: new DocTable()
     }
 
-    /** The projections that read each fact type, in the order of `projections`: a fact meets only its own. */
-    const byType = new Map<string, Array<Projection>>()
-    for (const projection of projections)
-      for (const type of new Set(projection.types)) byType.set(type, [...(byType.get(type) ?? []), projection])
-
     const fold = (table: DocTable, facts: ReadonlyArray<Fact>): void => {
       const read = (key: ViewKey) => table.get(key)
       const write = (key: ViewKey, doc: ViewDoc | undefined) => table.write(key, doc)
-      for (const fact of facts) {
-        const reading = byType.get(fact.type)
-        if (reading !== undefined) projectFact(reading, fact, read, write)
-      }
+      for (const fact of facts) projectFact(projections, fact, read, write)
     }
 
     const append = (appends: ReadonlyArray<StreamAppend>, options?: AppendOptions) =>

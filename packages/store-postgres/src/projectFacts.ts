@@ -1,11 +1,22 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import type { PgClient } from "@effect/sql-pg/PgClient"
-import { type Fact, type Projection, projectFact, type ViewDoc, type ViewKey } from "@runledger/core"
+import { type Fact, type Projection, projectFact, projectionsOf, type ViewDoc, type ViewKey } from "@runledger/core"
 import { Effect } from "effect"
 import type { Tables } from "./Tables.js"
 
-/** A view document's identity as one string: its view, partition and id. */
-export const viewDocKey = (key: ViewKey): string => JSON.stringify([key.view, key.partition, key.id])
+/** What JSON writes otherwise than as itself in a string: a quote, a backslash, a control or surrogate code unit. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const escapedInJson = /["\\\u0000-\u001f\ud800-\udfff]/
+
+/**
+ * A view document's identity as one string: its view, partition and id as a JSON array, which is also the name of
+ * its advisory lock (so it must not change). Parts JSON writes as they are (every key the runtime makes) are joined
+ * without going through `JSON.stringify`, which an append's fold calls for hundreds of keys.
+ */
+export const viewDocKey = (key: ViewKey): string =>
+  escapedInJson.test(key.view) || escapedInJson.test(key.partition) || escapedInJson.test(key.id)
+    ? JSON.stringify([key.view, key.partition, key.id])
+    : `["${key.view}","${key.partition}","${key.id}"]`
 
 /** The view documents one fact changes, by `viewDocKey` (a document several projections key, more than once). */
 export const factViewKeys = (
@@ -13,8 +24,8 @@ export const factViewKeys = (
   fact: Fact
 ): ReadonlyArray<readonly [string, ViewKey]> => {
   const keys: Array<readonly [string, ViewKey]> = []
-  for (const projection of projections)
-    if (projection.types.includes(fact.type)) for (const key of projection.keys(fact)) keys.push([viewDocKey(key), key])
+  for (const projection of projectionsOf(projections, fact.type))
+    for (const key of projection.keys(fact)) keys.push([viewDocKey(key), key])
   return keys
 }
 
@@ -48,23 +59,33 @@ export const foldDocs = (
   facts: ReadonlyArray<Fact>,
   rows: ReadonlyArray<DocRow>
 ): DocChanges => {
-  const docs = new Map<string, ViewDoc | undefined>(
-    rows.map((row) => [viewDocKey(row), { id: row.id, sort: row.sort, data: row.data }])
-  )
+  // A projection reads and writes a document by the key object it made: its string is worked out once.
+  const strings = new WeakMap<ViewKey, string>()
+  const stringOf = (key: ViewKey): string => {
+    let string = strings.get(key)
+    if (string === undefined) {
+      string = viewDocKey(key)
+      strings.set(key, string)
+    }
+    return string
+  }
+  const docs = new Map<string, ViewDoc | undefined>()
+  for (const row of rows) docs.set(stringOf(row), { id: row.id, sort: row.sort, data: row.data })
+  const stored = new Set(docs.keys())
   const changed = new Map<string, { readonly key: ViewKey; readonly doc: ViewDoc | undefined }>()
   for (const fact of facts)
     projectFact(
       projections,
       fact,
-      (key) => docs.get(viewDocKey(key)),
+      (key) => docs.get(stringOf(key)),
       (key, doc) => {
-        docs.set(viewDocKey(key), doc)
-        changed.set(viewDocKey(key), { key, doc })
+        const string = stringOf(key)
+        docs.set(string, doc)
+        changed.set(string, { key, doc })
       }
     )
   const upserts: Array<DocRow> = []
   const deletions: Array<ViewKey> = []
-  const stored = new Set(rows.map(viewDocKey))
   for (const [docKey, { key, doc }] of changed)
     if (doc === undefined) {
       if (stored.has(docKey)) deletions.push({ view: key.view, partition: key.partition, id: key.id })

@@ -60,6 +60,22 @@ export class Views extends Context.Tag("@runledger/core/Views")<
   }
 >() {}
 
+/** Each list of projections indexed by the fact types they read, built once per list. */
+const byTypeOf = new WeakMap<ReadonlyArray<Projection>, ReadonlyMap<string, ReadonlyArray<Projection>>>()
+
+/** The projections of a list that read facts of `type`, in the list's order. */
+export const projectionsOf = (projections: ReadonlyArray<Projection>, type: string): ReadonlyArray<Projection> => {
+  let byType = byTypeOf.get(projections)
+  if (byType === undefined) {
+    const index = new Map<string, Array<Projection>>()
+    for (const projection of projections)
+      for (const read of new Set(projection.types)) index.set(read, [...(index.get(read) ?? []), projection])
+    byType = index
+    byTypeOf.set(projections, byType)
+  }
+  return byType.get(type) ?? []
+}
+
 /** Applies the projections to one fact against a document reader/writer: the stores' shared fold. */
 export const projectFact = (
   projections: ReadonlyArray<Projection>,
@@ -67,8 +83,6 @@ export const projectFact = (
   read: (key: ViewKey) => ViewDoc | undefined,
   write: (key: ViewKey, doc: ViewDoc | undefined) => void
 ): void => {
-  for (const projection of projections) {
-    if (!projection.types.includes(fact.type)) continue
+  for (const projection of projectionsOf(projections, fact.type))
     for (const key of projection.keys(fact)) write(key, projection.apply(read(key), fact, key, read))
-  }
 }

@@ -36,7 +36,14 @@ export interface WorkflowDue {
  */
 export const handOverMillis = 2_000
 
-const handedOver = (at: string): string => new Date(Date.parse(at) + handOverMillis).toISOString()
+/** The last time handed over, kept: the facts of one append carry the same few times, each asked for again. */
+let lastHandOver: { readonly at: string; readonly handedOver: string } | undefined
+
+const handedOver = (at: string): string => {
+  if (lastHandOver?.at !== at)
+    lastHandOver = { at, handedOver: new Date(Date.parse(at) + handOverMillis).toISOString() }
+  return lastHandOver.handedOver
+}
 
 const earliest = (due: WorkflowDue): string => {
   // Marks are handed over a fixed time after they were recorded: the earliest mark is handed over first.
@@ -44,7 +51,8 @@ const earliest = (due: WorkflowDue): string => {
   for (const at of Object.values(due.arrivals)) if (mark === undefined || at < mark) mark = at
   for (const call of Object.values(due.starting)) if (mark === undefined || call.at < mark) mark = call.at
   let sort = due.next_due_at ?? never
-  if (mark !== undefined && handedOver(mark) < sort) sort = handedOver(mark)
+  const handOver = mark === undefined ? undefined : handedOver(mark)
+  if (handOver !== undefined && handOver < sort) sort = handOver
   if (due.cancel !== undefined && due.cancel.at < sort) sort = due.cancel.at
   return sort
 }
