@@ -1,7 +1,8 @@
 import type { ViewKey } from "@runledger/core"
+import { forgetOldest } from "./forgetOldest.js"
 import { type DocChanges, type DocRow, viewDocKey } from "./projectFacts.js"
 
-/** How many documents an instance remembers; the least recently used are forgotten first. */
+/** How many documents an instance remembers (an eighth more for a while); the least recently used are forgotten first. */
 const capacity = 4_096
 
 /**
@@ -44,7 +45,7 @@ export const makeKnownDocuments = (): KnownDocuments => {
   const remember = (key: string, document: KnownDocument, at = Date.now()) => {
     known.delete(key)
     known.set(key, { ...document, at })
-    if (known.size > capacity) known.delete(known.keys().next().value!)
+    forgetOldest(known, capacity)
   }
   return {
     get: (key) => {

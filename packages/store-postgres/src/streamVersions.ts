@@ -1,5 +1,6 @@
 import { type AppendResult, type StreamAppend, VersionConflict } from "@runledger/core"
 import { Effect } from "effect"
+import { forgetOldest } from "./forgetOldest.js"
 
 /** How many streams an instance remembers the version of; the least recently noted are forgotten first. */
 const capacity = 4_096
@@ -55,7 +56,7 @@ export const makeStreamVersions = (): StreamVersions => {
         if (version <= (seen.get(stream) ?? 0)) continue
         seen.delete(stream)
         seen.set(stream, version)
-        if (seen.size > capacity) seen.delete(seen.keys().next().value!)
+        forgetOldest(seen, capacity)
       }
     },
     wroteAll: (stream, version) => whole.get(stream) === version,
@@ -69,7 +70,7 @@ export const makeStreamVersions = (): StreamVersions => {
         whole.delete(stream)
         if (!alone || version === undefined) continue
         whole.set(stream, version)
-        if (whole.size > wholeCapacity) whole.delete(whole.keys().next().value!)
+        forgetOldest(whole, wholeCapacity)
       }
     },
     disown
