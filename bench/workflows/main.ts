@@ -206,7 +206,7 @@ try {
       growth = await prepareGrowthRuns(
         () => store.layer({ url, schema: "growth", maxConnections }),
         config.histories,
-        config.reps * 3
+        config.reps * 5
       )
     }
   } else notes.push("Postgres rows skipped (BENCH_POSTGRES=0)")
