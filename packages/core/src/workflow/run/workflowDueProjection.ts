@@ -94,25 +94,26 @@ const calleeMoved = (due: WorkflowDue, key: ViewKey, fact: Fact): ViewDoc => {
 const inputApplied = (due: WorkflowDue, key: ViewKey, fact: Fact): ViewDoc | undefined => {
   const data = fact.data as WorkflowInputApplied
   if (data.ended) return undefined
-  const open = new Set(data.open_calls)
+  const answered = new Set(data.answered)
+  const open = new Set(data.open_calls.filter((call) => !answered.has(call)))
+  // Built member by member, without `delete` or an object rest: call keys are no identifiers, and either would
+  // turn these objects into dictionaries on every input.
   const arrivals: Record<string, string> = {}
-  for (const [call, at] of Object.entries(due.arrivals)) if (open.has(call)) arrivals[call] = at
+  for (const call of Object.keys(due.arrivals)) if (open.has(call)) arrivals[call] = due.arrivals[call]!
   const starting: Record<string, StartingCall & { at: string }> = {}
-  for (const [call, entry] of Object.entries(due.starting)) if (open.has(call)) starting[call] = entry
-  for (const entry of data.starting ?? []) starting[entry.key] = { ...entry, at: fact.metadata.at }
-  for (const answered of data.answered ?? []) {
-    delete arrivals[answered]
-    delete starting[answered]
-  }
-  const { next_due_at: _next, cancel, ...rest } = due
-  return docOf(key, {
-    ...rest,
+  for (const call of Object.keys(due.starting)) if (open.has(call)) starting[call] = due.starting[call]!
+  for (const entry of data.starting ?? [])
+    if (!answered.has(entry.key)) starting[entry.key] = { ...entry, at: fact.metadata.at }
+  const cancel = data.input.kind === "cancel_requested" ? undefined : due.cancel
+  const next: WorkflowDue = {
+    stream: due.stream,
     open_calls: data.open_calls,
     starting,
     arrivals,
     ...(data.next_due_at === undefined ? {} : { next_due_at: data.next_due_at }),
-    ...(cancel === undefined || data.input.kind === "cancel_requested" ? {} : { cancel })
-  })
+    ...(cancel === undefined ? {} : { cancel })
+  }
+  return docOf(key, next)
 }
 
 /**
