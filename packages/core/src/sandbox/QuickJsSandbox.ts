@@ -9,6 +9,7 @@ import {
   SandboxDeadline,
   type SandboxResult
 } from "../ports/Sandbox.js"
+import { openInThreadRuns } from "./inThreadRuns.js"
 import type { CheckAnswer, CheckJob, RunAnswer, RunJob } from "./protocol.js"
 import { computationBounds, type SandboxBounds } from "./sandboxBounds.js"
 import { makeWorkerPool } from "./WorkerPool.js"
@@ -25,6 +26,8 @@ export interface QuickJsSandboxOptions {
   readonly checkerWaitMillis?: number
   /** Minutes an idle worker is kept warm (default 60). */
   readonly idleMinutes?: number
+  /** Whether a run is tried on the calling thread first, a worker taking it over past 2 ms (default true; decision 0418). */
+  readonly inThread?: boolean
 }
 
 /** Time a run worker gets past the deadline to answer before it is ended (its own handler stops at the deadline). */
@@ -33,7 +36,9 @@ const graceMillis = 1_000
 /**
  * The `Sandbox` on QuickJS compiled to WebAssembly (function-formats.md §1.9): runs in a pool of warm
  * `node:worker_threads` workers (a 64 MiB thread stack, so QuickJS's own 1 MiB stack limit is what a deep
- * recursion meets), checks in one warm checker worker. Workers start lazily and end with the layer's scope.
+ * recursion meets), checks in one warm checker worker. Workers start lazily and end with the layer's scope. A run
+ * is first tried on the calling thread in the same engine, and kept there only if it gives its result within a few
+ * checkpoints (decision 0418): a short run then costs no hand-over to a worker, and any other ends in a worker.
  */
 export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox> =>
   Layer.scoped(
@@ -54,45 +59,51 @@ export const layer = (options: QuickJsSandboxOptions = {}): Layer.Layer<Sandbox>
         resourceLimits: { maxOldGenerationSizeMb: 512, stackSizeMb: 16 },
         idleMinutes
       })
+      const inThread =
+        options.inThread === false ? undefined : yield* Effect.promise(() => openInThreadRuns().catch(() => undefined))
       const checkMillis = options.checkMillis ?? 2_000
       const late = () => new SandboxDeadline({ detail: "the run did not finish before its deadline" })
       const noWorker = () => new SandboxDeadline({ detail: "no sandbox worker was free before the deadline" })
+      /** What a run's answer, from a worker or from this thread, gives the caller. */
+      const settle = (
+        answer: RunAnswer
+      ): Effect.Effect<SandboxResult, ProgramUnworkable | SandboxDeadline | SandboxBroke> => {
+        if (answer._tag === "Ran") {
+          return Effect.succeed({
+            output: JSON.parse(answer.json) as unknown,
+            outputBytes: utf8Bytes(answer.json),
+            work: answer.work
+          })
+        }
+        if (answer._tag === "Unworkable") {
+          return Effect.fail(new ProgramUnworkable({ detail: answer.detail, work: answer.work }))
+        }
+        if (answer._tag === "NotStarted") return Effect.fail(noWorker())
+        return Effect.fail(answer._tag === "Deadline" ? late() : new SandboxBroke({ detail: answer.detail }))
+      }
       return Sandbox.of({
         run: (run) =>
-          runs
-            .call(
-              {
-                program: { source: run.source, firstLine: run.firstLine },
-                inputJson: JSON.stringify(run.input),
-                now: run.now,
-                deadline: run.deadline,
-                bounds
-              },
-              { waitUntil: run.deadline, answerWithin: () => run.deadline - Date.now() + graceMillis }
-            )
-            .pipe(
-              Effect.catchTags({
-                NoWorker: () => Effect.fail(noWorker()),
-                AnswerLate: () => Effect.fail(late()),
-                WorkerDied: (died) => Effect.fail(new SandboxBroke({ detail: died.detail }))
-              }),
-              Effect.flatMap(
-                (answer): Effect.Effect<SandboxResult, ProgramUnworkable | SandboxDeadline | SandboxBroke> => {
-                  if (answer._tag === "Ran") {
-                    return Effect.succeed({
-                      output: JSON.parse(answer.json) as unknown,
-                      outputBytes: utf8Bytes(answer.json),
-                      work: answer.work
-                    })
-                  }
-                  if (answer._tag === "Unworkable") {
-                    return Effect.fail(new ProgramUnworkable({ detail: answer.detail, work: answer.work }))
-                  }
-                  if (answer._tag === "NotStarted") return Effect.fail(noWorker())
-                  return Effect.fail(answer._tag === "Deadline" ? late() : new SandboxBroke({ detail: answer.detail }))
-                }
+          Effect.suspend(() => {
+            const job: RunJob = {
+              program: { source: run.source, firstLine: run.firstLine },
+              inputJson: JSON.stringify(run.input),
+              now: run.now,
+              deadline: run.deadline,
+              bounds
+            }
+            const here = inThread?.attempt(job)
+            if (here !== undefined) return settle(here)
+            return runs
+              .call(job, { waitUntil: run.deadline, answerWithin: () => run.deadline - Date.now() + graceMillis })
+              .pipe(
+                Effect.catchTags({
+                  NoWorker: () => Effect.fail(noWorker()),
+                  AnswerLate: () => Effect.fail(late()),
+                  WorkerDied: (died) => Effect.fail(new SandboxBroke({ detail: died.detail }))
+                }),
+                Effect.flatMap(settle)
               )
-            ),
+          }),
         check: (check) =>
           checker
             .call(

@@ -1,10 +1,8 @@
 import { parentPort } from "node:worker_threads"
-import type { SandboxProgram } from "../ports/Sandbox.js"
 import { type FreshContext, isFresh, openFreshContext } from "./freshContext.js"
-import { grewTooLarge, type KeptEngine, newKeptEngine } from "./keptEngine.js"
-import { type PreparedProgram, prepareProgram } from "./prepareProgram.js"
+import { grewTooLarge } from "./keptEngine.js"
 import { type RunAnswer, type RunJob, workerReady } from "./protocol.js"
-import { recentMemo } from "./recentMemo.js"
+import { newRunEngine, preparedProgramOf, type RunEngine } from "./runEngine.js"
 import { runProgram } from "./runProgram.js"
 import { computationBounds, type SandboxBounds } from "./sandboxBounds.js"
 
@@ -19,27 +17,13 @@ import { computationBounds, type SandboxBounds } from "./sandboxBounds.js"
  */
 const port = parentPort!
 
-/** A QuickJS module, and the run context it keeps when its build's layout is known (decision 0235). */
-type Engine = KeptEngine<FreshContext>
-
-/** A new module, and its kept context opened under the default bounds (each run sets its own as it starts). */
-const newEngine = (): Promise<Engine> =>
-  newKeptEngine((module, layout) => {
-    const kept = openFreshContext(module, computationBounds, layout)
-    return isFresh(kept) ? kept : undefined
-  })
-
-let engine: Promise<Engine> = newEngine()
+let engine: Promise<RunEngine> = newRunEngine()
 /** The context readied for the next job on an engine that keeps none, with the engine it belongs to. */
-let ready: { readonly engine: Engine; readonly fresh: FreshContext } | undefined
+let ready: { readonly engine: RunEngine; readonly fresh: FreshContext } | undefined
 let lastBounds: SandboxBounds = computationBounds
 
-/** Programs made ready to run, by their text and first line as JSON (the last 64). */
-const prepareKept = recentMemo((program) => prepareProgram(JSON.parse(program) as SandboxProgram), 64)
-const prepare = (job: RunJob): PreparedProgram => prepareKept(JSON.stringify(job.program))
-
 /** The engine's kept context, else the readied context if it belongs to `current`, else a new one. */
-const take = (current: Engine, bounds: SandboxBounds) => {
+const take = (current: RunEngine, bounds: SandboxBounds) => {
   if (current.kept !== undefined) return current.kept
   const taken = ready
   ready = undefined
@@ -49,13 +33,13 @@ const take = (current: Engine, bounds: SandboxBounds) => {
 }
 
 const broke = (error: unknown): RunAnswer => {
-  engine = newEngine()
+  engine = newRunEngine()
   return { _tag: "Broke", detail: error instanceof Error ? error.message : String(error) }
 }
 
 const answer = async (job: RunJob): Promise<RunAnswer> => {
   if (Date.now() >= job.deadline) return { _tag: "NotStarted" }
-  const program = prepare(job)
+  const program = preparedProgramOf(job)
   if (program._tag === "Refused") return { _tag: "Unworkable", detail: program.detail, work: 0 }
   lastBounds = job.bounds
   try {
@@ -63,7 +47,7 @@ const answer = async (job: RunJob): Promise<RunAnswer> => {
     const fresh = take(current, job.bounds)
     if (!isFresh(fresh)) return fresh
     const outcome = runProgram(fresh, { ...job, script: program.script })
-    if (grewTooLarge(current.module)) engine = newEngine()
+    if (grewTooLarge(current.module)) engine = newRunEngine()
     return outcome
   } catch (error) {
     return broke(error)
