@@ -28,7 +28,8 @@ const programsKept = 256
 export interface InThreadRuns {
   /**
    * The run's outcome when it ran to a result on this thread within the bounds above; undefined when a worker must
-   * run it: the run stopped, failed, or threw out of the module, or its program did so once before.
+   * run it: the run stopped, failed, or threw out of the module, or its program missed three times in a row or
+   * failed once before.
    */
   readonly attempt: (job: RunJob) => RunOutcome | undefined
 }

@@ -76,7 +76,7 @@ describe("a run tried on the calling thread first (decision 0418)", () => {
     expect(runs!.attempt(jobOf(raising, false))).toMatchObject({ _tag: "Ran", json: "1" })
     expect(runs!.attempt(jobOf(raising, true))).toBeUndefined()
     expect(runs!.attempt(jobOf(raising, false))).toBeUndefined()
-    expect(runs!.attempt({ ...jobOf("export default (x: string) => x.length", "x".repeat(70_000)) })).toBeUndefined()
+    expect(runs!.attempt(jobOf("export default (x: string) => x.length", "x".repeat(70_000)))).toBeUndefined()
     expect(runs!.attempt(jobOf("export default (x: string) => x.length", "x".repeat(60_000)))).toMatchObject({
       _tag: "Ran",
       json: "60000"
