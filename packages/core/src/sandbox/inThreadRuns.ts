@@ -93,9 +93,9 @@ export const openInThreadRuns = async (): Promise<InThreadRuns | undefined> => {
       }
       if (grewTooLarge(current.module)) replace()
       const stopped = outcome._tag === "Deadline" || (outcome._tag === "Unworkable" && outcome.work > inThreadWork)
-      if (stopped || performance.now() - began > inThreadMillis) missed(program.script, 1)
-      else if (outcome._tag !== "Ran") missed(program.script, missesToHandOver)
-      else misses.delete(program.script)
+      const slow = performance.now() - began > inThreadMillis
+      if (outcome._tag === "Ran" && !slow) misses.delete(program.script)
+      else missed(program.script, outcome._tag === "Ran" || stopped ? 1 : missesToHandOver)
       return outcome._tag === "Ran" ? outcome : undefined
     }
   }
