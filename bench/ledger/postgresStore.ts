@@ -8,7 +8,7 @@ import { ledgerContender } from "./ledgerContender.js"
 import type { Pair } from "./repetitions.js"
 
 /** The store's layer with the core's projections, as @runledger/store-postgres exports it. */
-type StoreLayer = typeof StorePostgres.layer
+export type StoreLayer = typeof StorePostgres.layer
 
 /** The Postgres store, or why it cannot be benchmarked. */
 export type PostgresStore =

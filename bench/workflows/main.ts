@@ -8,7 +8,8 @@ import { cpus } from "node:os"
 import * as MemoryStore from "@runledger/store-memory"
 import { median } from "../ledger/measure.js"
 import { loadPostgresStore, maxConnections } from "../ledger/postgresStore.js"
-import { mainThreadOnCpuMillis } from "../shared/threadCpu.js"
+import { cpuSpent, postgresPids } from "../scale/cpu.js"
+import { mainThreadOnCpuMillis, processesOnCpuMillis } from "../shared/threadCpu.js"
 import { type BenchDatabase, createBenchDatabase } from "./benchDatabase.js"
 import { type CalleeRuns, openCalleeFloors } from "./calleeFloors.js"
 import { readWorkflowsConfig } from "./config.js"
@@ -16,7 +17,7 @@ import { prepareGrowthRuns } from "./costGrowth.js"
 import { launchDbos } from "./dbosPeer.js"
 import { openEffectWorkflow } from "./effectWorkflowPeer.js"
 import { openRawInsert } from "./rawInsert.js"
-import { calleeFloorRows, printReport, type Row } from "./report.js"
+import { calleeFloorRows, printReport, type Row, writeFloorRows } from "./report.js"
 import {
   type EndedRun,
   openRunLedger,
@@ -25,11 +26,14 @@ import {
   workflowNames
 } from "./runLedgerRuntime.js"
 import { chainTimings, type Sample } from "./sample.js"
+import { openStepWriteFloor } from "./stepWriteFloor.js"
+import { isCallStepAppend, replayPayloads, type StepWrites, stepWritesOf } from "./stepWrites.js"
 import { installTransactionCounter, type Sent, type Whose } from "./transactionCounter.js"
 
 const config = readWorkflowsConfig()
 const log = (line: string) => process.stdout.write(`${line}\n`)
-const sent = await installTransactionCounter()
+// The counter keeps the latest append of a call step the store sent: the step-writes floor replays it.
+const sent = await installTransactionCounter(isCallStepAppend)
 const { steps, concurrent } = config
 
 log(
@@ -89,8 +93,18 @@ const concurrentRunLedger = (runtime: RunLedgerRuntime, counted: boolean) => asy
   }
 }
 
-/** One repetition of a row, with the CPU time it took per step: the process's, and its main thread's. */
+/** PostgreSQL's time on a core so far: its backends serving the benchmark's database, and its own processes. */
+const postgresOnCpu = (database: BenchDatabase) => {
+  const { backends, auxiliary } = postgresPids(database.name)
+  return processesOnCpuMillis([...backends, ...auxiliary])
+}
+
+/**
+ * One repetition of a row, with the CPU time it took per step: the process's, its main thread's and, for a
+ * Postgres row, PostgreSQL's.
+ */
 const measured = async (row: Row): Promise<Sample> => {
+  const postgres = row.store === "postgres" && database !== undefined ? postgresOnCpu(database) : undefined
   const cpu = process.cpuUsage()
   const main = mainThreadOnCpuMillis()
   const sample = await row.measure()
@@ -99,8 +113,17 @@ const measured = async (row: Row): Promise<Sample> => {
   return {
     ...sample,
     cpuPerStep: (used.user + used.system) / 1_000 / row.steps,
-    ...(main === undefined || mainAfter === undefined ? {} : { mainCpuPerStep: (mainAfter - main) / row.steps })
+    ...(main === undefined || mainAfter === undefined ? {} : { mainCpuPerStep: (mainAfter - main) / row.steps }),
+    ...(postgres === undefined || database === undefined
+      ? {}
+      : { postgresCpuPerStep: cpuSpent(postgres, postgresOnCpu(database)) / row.steps })
   }
+}
+
+/** The call step whose writes the floor rows replay: the latest the store sent, or why there is none. */
+const capturedStep = (): StepWrites | string => {
+  const text = sent("runledger").kept
+  return text === undefined ? "no append of a call step was sent yet" : stepWritesOf(text)
 }
 
 const rows: Array<Row> = []
@@ -124,6 +147,21 @@ try {
       await saveBenchDefinitions(postgres, steps)
       const raw = await openRawInsert(url, maxConnections)
       closers.push(raw.close)
+      const writeFloor = await openStepWriteFloor(url, store.layer, maxConnections)
+      closers.push(writeFloor.close)
+      /** Replays the captured call step's writes as `chains` chains of `steps` (see `replayPayloads`). */
+      const replay = async (
+        pick: (writes: StepWrites) => StepWrites,
+        chains: number,
+        grouped: boolean
+      ): Promise<Sample> => {
+        const writes = capturedStep()
+        if (typeof writes === "string") return { wallPerStep: Number.NaN, stepsPerSecond: Number.NaN, wrong: writes }
+        const ends = await writeFloor.run(replayPayloads(pick(writes), chains, steps, grouped))
+        // A grouped statement carries a step of every chain: its gaps are rounds, not steps.
+        const { stepP50, ...timings } = chainTimings(ends, steps * chains)
+        return grouped ? timings : { stepP50, ...timings }
+      }
       rows.push(
         {
           section: "sequential",
@@ -149,6 +187,20 @@ try {
             const ends = await raw.run(steps)
             return { ...chainTimings(ends, steps), ...perStep(before, steps, "others") }
           }
+        },
+        {
+          section: "sequential",
+          name: writeFloorRows.plain,
+          store: "postgres",
+          steps,
+          measure: () => replay((writes) => writes, 1, false)
+        },
+        {
+          section: "sequential",
+          name: writeFloorRows.firstFact,
+          store: "postgres",
+          steps,
+          measure: () => replay((writes) => ({ ...writes, facts: writes.facts.slice(0, 1), documents: [] }), 1, false)
         }
       )
       const dbos = await launchDbos(url).catch((error: unknown) => {
@@ -174,13 +226,22 @@ try {
           }
         })
       }
-      rows.push({
-        section: "concurrent",
-        name: "RunLedger call steps",
-        store: "postgres",
-        steps: steps * concurrent,
-        measure: concurrentRunLedger(postgres, true)
-      })
+      rows.push(
+        {
+          section: "concurrent",
+          name: "RunLedger call steps",
+          store: "postgres",
+          steps: steps * concurrent,
+          measure: concurrentRunLedger(postgres, true)
+        },
+        {
+          section: "concurrent",
+          name: writeFloorRows.grouped,
+          store: "postgres",
+          steps: steps * concurrent,
+          measure: () => replay((writes) => writes, concurrent, true)
+        }
+      )
       if (dbos !== undefined)
         rows.push({
           section: "concurrent",

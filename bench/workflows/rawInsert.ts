@@ -1,5 +1,5 @@
-import * as PgClient from "@effect/sql-pg/PgClient"
-import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { Effect } from "effect"
+import { openPgPool } from "../shared/pgPool.js"
 
 /** The floor: single-row autocommit INSERTs (one durable commit each) through the driver the store uses. */
 export interface RawInsert {
@@ -15,11 +15,7 @@ let chains = 0
 
 /** Opens a pool of `maxConnections` on `url` and creates the floor's table: a step's value as `jsonb`. */
 export const openRawInsert = async (url: string, maxConnections: number): Promise<RawInsert> => {
-  const scope = Effect.runSync(Scope.make())
-  const context = await Effect.runPromise(
-    Layer.buildWithScope(PgClient.layer({ url: Redacted.make(url), maxConnections }), scope)
-  )
-  const sql = Context.get(context, PgClient.PgClient)
+  const { sql, close } = await openPgPool(url, maxConnections)
   await Effect.runPromise(sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`)
   await Effect.runPromise(
     sql`CREATE TABLE IF NOT EXISTS ${sql(schema)}.steps (
@@ -38,6 +34,6 @@ export const openRawInsert = async (url: string, maxConnections: number): Promis
       }
       return ends
     },
-    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+    close
   }
 }

@@ -18,6 +18,8 @@ export interface Sample {
   readonly cpuPerStep?: number
   /** … and of its main thread alone, on a core (Linux: `/proc/self/task/<pid>/schedstat`). */
   readonly mainCpuPerStep?: number
+  /** … and, for a Postgres row, of PostgreSQL: the backends of the benchmark's database and the server's own. */
+  readonly postgresCpuPerStep?: number
   /** Why the repetition's result is wrong (an output other than n = steps), if it is. */
   readonly wrong?: string
 }

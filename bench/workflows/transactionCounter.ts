@@ -8,6 +8,8 @@ export interface Sent {
   readonly writeCommits: number
   /** Round trips by the start of their text (spaces folded, 72 characters) and their first value if short. */
   readonly shapes: ReadonlyMap<string, number>
+  /** The whole text of the latest statement that the counter was asked to keep (`keep`), if any was sent. */
+  readonly kept: string | undefined
 }
 
 /** The text of a `query` call's first argument: a string or a query config with `text`. */
@@ -46,24 +48,31 @@ const whoseOf = (client: object): Whose =>
  * the raw insert floor's alike, as they share one `pg` — and sorts it into round trips and commits, following each
  * connection in and out of its transactions (a text of several statements counts as one round trip), apart for the
  * RunLedger store's clients and the others', so a peer's background queries never count as RunLedger's. Read before
- * and after a timed run: the difference is what it sent.
+ * and after a timed run: the difference is what it sent. The latest text for which `keep` holds is kept whole.
  */
-export const installTransactionCounter = async (): Promise<(whose: Whose) => Sent> => {
+export const installTransactionCounter = async (
+  keep: (text: string) => boolean = () => false
+): Promise<(whose: Whose) => Sent> => {
   // Through a variable: `pg` has no type declarations here.
   const specifier = "pg"
   const pg = ((await import(specifier)) as { default: PgModule }).default
   const original = pg.Client.prototype.query
   const open = new WeakMap<object, { wrote: boolean }>()
-  const counts = {
-    runledger: { roundTrips: 0, commits: 0, writeCommits: 0, shapes: new Map<string, number>() },
-    others: { roundTrips: 0, commits: 0, writeCommits: 0, shapes: new Map<string, number>() }
-  }
+  const counting = (): { -readonly [Key in keyof Sent]: Sent[Key] } & { shapes: Map<string, number> } => ({
+    roundTrips: 0,
+    commits: 0,
+    writeCommits: 0,
+    shapes: new Map(),
+    kept: undefined
+  })
+  const counts = { runledger: counting(), others: counting() }
   pg.Client.prototype.query = function (this: object, ...args: Array<unknown>) {
     const count = counts[whoseOf(this)]
     count.roundTrips += 1
     const text = textOf(args[0])
     const shape = `${text.replace(/\s+/g, " ").trim().slice(0, 72)}${firstValueOf(args)}`
     count.shapes.set(shape, (count.shapes.get(shape) ?? 0) + 1)
+    if (keep(text)) count.kept = text
     // A text may hold several statements: the store sends `BEGIN; …` and `…; COMMIT` as one round trip each.
     const wrote = writes.test(text)
     if (abandons.test(text)) open.delete(this)
