@@ -27,7 +27,7 @@ import {
 } from "./runLedgerRuntime.js"
 import { chainTimings, type Sample } from "./sample.js"
 import { openStepWriteFloor } from "./stepWriteFloor.js"
-import { isCallStepAppend, replayPayloads, type StepWrites, stepWritesOf } from "./stepWrites.js"
+import { isCallStepAppend, replayPayloads, type StepWrites, stepWritesOf, workflowInputOf } from "./stepWrites.js"
 import { installTransactionCounter, type Sent, type Whose } from "./transactionCounter.js"
 
 const config = readWorkflowsConfig()
@@ -200,7 +200,7 @@ try {
           name: writeFloorRows.firstFact,
           store: "postgres",
           steps,
-          measure: () => replay((writes) => ({ ...writes, facts: writes.facts.slice(0, 1), documents: [] }), 1, false)
+          measure: () => replay((writes) => ({ ...writes, facts: [workflowInputOf(writes)], documents: [] }), 1, false)
         }
       )
       const dbos = await launchDbos(url).catch((error: unknown) => {

@@ -72,8 +72,7 @@ export const stepWritesOf = (text: string): StepWrites | string => {
   const documents = literals.find((value) => isArrayOf(value, ["view", "partition", "id", "sort", "data"]))
   if (facts === undefined || documents === undefined) return "the append's facts or documents were not found in it"
   const sentFacts = facts as unknown as ReadonlyArray<SentFact>
-  const input = sentFacts.find((fact) => fact.type === "workflow_input_applied")
-  const workflowRunId = input?.metadata.run_id
+  const workflowRunId = sentFacts.find(isWorkflowInput)?.metadata.run_id
   if (workflowRunId === undefined) return "it holds no workflow_input_applied of a run"
   const calleeRunIds = [
     ...new Set(sentFacts.flatMap((fact) => (fact.metadata.run_id === undefined ? [] : [fact.metadata.run_id])))
@@ -86,6 +85,11 @@ export const stepWritesOf = (text: string): StepWrites | string => {
     bytes: Buffer.byteLength(JSON.stringify(facts)) + Buffer.byteLength(JSON.stringify(documents))
   }
 }
+
+const isWorkflowInput = (fact: SentFact): boolean => fact.type === "workflow_input_applied"
+
+/** The step's `workflow_input_applied`: the fact that records the step itself (`stepWritesOf` made sure of one). */
+export const workflowInputOf = (writes: StepWrites): SentFact => writes.facts.find(isWorkflowInput)!
 
 /** One statement's parameters: the facts' rows and the documents, each as JSON text. */
 export interface WritesPayload {
