@@ -9,6 +9,7 @@ import { Projections } from "../ports/Views.js"
 import { runsProjection } from "../runs/runsProjection.js"
 import { workflowDueProjection } from "../workflow/run/workflowDueProjection.js"
 import { workflowListensProjection } from "../workflow/run/workflowListensProjection.js"
+import { workflowSeenProjection } from "../workflow/run/workflowSeenProjection.js"
 import { workflowStatesProjection } from "../workflow/run/workflowStatesProjection.js"
 import { openCallsProjection } from "../workflow/tree/openCallsProjection.js"
 import { triggerCursorsProjection } from "../workflow/triggers/triggerCursorsProjection.js"
@@ -26,6 +27,7 @@ export const coreProjections = [
   workflowStatesProjection,
   workflowDueProjection,
   workflowListensProjection,
+  workflowSeenProjection,
   openCallsProjection,
   triggerStatesProjection,
   triggerCursorsProjection

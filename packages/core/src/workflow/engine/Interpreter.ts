@@ -19,13 +19,17 @@ export interface Applied {
   readonly outputs: ReadonlyArray<EngineOutput>
   /** The state change the input records (RFC 6902, from the state given; the whole state for `started`). */
   readonly patch: StatePatch
+  /** Ids of the events the input took or emitted, a repeat of which the host must not apply (ADR 0420). */
+  readonly seen: ReadonlyArray<string>
 }
 
 /**
  * The interpreter (architecture.md, The workflow engine): applies one input to a run's state. Pure but for the
  * expressions, evaluated through `ExpressionEvaluator` with the input's time as the clock. `undefined` state with
- * a `started` input begins the run. Returns `undefined` for a stale input (a late or repeated call answer, a
- * second delivery of an event id, the fire of a disarmed timer): nothing is recorded for it.
+ * a `started` input begins the run. Returns `undefined` for a stale input (a late or repeated call answer, the fire
+ * of a disarmed timer, an event id a run recorded before ADR 0420 kept in its state): nothing is recorded for it.
+ * Since ADR 0420 the host, not the state, keeps the ids of the events a run took (`Applied.seen`) and gives no
+ * repeat to the interpreter.
  */
 export type Interpret = (
   document: WorkflowDocument,

@@ -38,6 +38,11 @@ export interface Machine {
   work: number
   /** Tasks this input started. */
   tasks: number
+  /**
+   * Ids of the events this input took (an offered one by its record id too) or emitted: the host keeps them so it
+   * never applies a repeat (ADR 0420).
+   */
+  readonly seen: Array<string>
 }
 
 /** Arms a timer due at `dueAt` (never before the input's time) for `purpose`; returns its id. */

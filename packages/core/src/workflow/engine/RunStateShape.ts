@@ -170,8 +170,11 @@ export interface RunState {
   calls: Record<string, CallState>
   listens: Record<string, ListenState>
   inbox: Array<RunEvent>
-  /** Ids of events received or emitted: a repeat is stale. */
-  seen: Array<string>
+  /**
+   * Ids of events received or emitted, a repeat of which is stale: kept in the state by runs that started before ADR
+   * 0420, and never added to since (the host keeps them in the `workflow_seen` view).
+   */
+  seen?: Array<string>
   root?: ListFrame
 }
 

@@ -189,9 +189,9 @@ const receive = (machine: Machine, event: RunEvent, key: string, arrival: Arriva
     const signal = yield* takerOf(machine, event, arrival)
     if (signal === undefined && arrival.offered) return false
     const bytes = jsonBytes(event)
-    state.seen.push(event.id)
+    machine.seen.push(event.id)
     // An offered event is known by its record id too (§8.1): the same record offered again is stale.
-    if (arrival.offered && key !== event.id) state.seen.push(key)
+    if (arrival.offered && key !== event.id) machine.seen.push(key)
     state.counters.received += 1
     state.counters.receivedBytes += bytes
     if (state.counters.received > maxReceived || state.counters.receivedBytes > maxReceivedBytes) {
@@ -275,7 +275,10 @@ const isStale = (state: RunState, input: WorkflowInput): boolean => {
     case "call_answered":
       return state.calls[input.key] === undefined
     case "event_received":
-      return state.seen.includes(input.event.id) || (input.offered === true && state.seen.includes(input.key))
+      return (
+        state.seen !== undefined &&
+        (state.seen.includes(input.event.id) || (input.offered === true && state.seen.includes(input.key)))
+      )
     case "cancel_requested":
       return false
   }
@@ -314,8 +317,7 @@ const initialState = (input: Extract<WorkflowInput, { kind: "started" }>): RunSt
   timers: {},
   calls: {},
   listens: {},
-  inbox: [],
-  seen: []
+  inbox: []
 })
 
 /**
@@ -357,7 +359,8 @@ export const apply: Interpret = (document: WorkflowDocument, given: RunStateData
       evaluator,
       deadline: wall + inputWallTime,
       work: 0,
-      tasks: 0
+      tasks: 0,
+      seen: []
     }
     state.counters.inputs += 1
     const applied = Effect.gen(function* () {
@@ -380,7 +383,13 @@ export const apply: Interpret = (document: WorkflowDocument, given: RunStateData
     if (!(yield* applied)) return undefined
     const patch = withinRecordBounds(machine, previous)
     rememberStateChange(patch, given, state as unknown as RunStateData)
-    return { state: state as unknown as RunStateData, steps: machine.steps.entries, outputs: machine.outputs, patch }
+    return {
+      state: state as unknown as RunStateData,
+      steps: machine.steps.entries,
+      outputs: machine.outputs,
+      patch,
+      seen: machine.seen
+    }
   })
 
 /**

@@ -73,7 +73,7 @@ export const startEmit = (step: Step, body: EmitBody): Effect.Effect<BodyOutcome
     }
     counters.emitted += 1
     counters.emittedBytes += bytes
-    machine.state.seen.push(id)
+    machine.seen.push(id)
     machine.outputs.push({ kind: "emit", id, event })
     return { tag: "done", value: frame.input }
   })

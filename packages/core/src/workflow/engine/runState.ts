@@ -37,6 +37,3 @@ export const openListens = (
 
 /** The time of the run's last applied input (ms since the epoch). */
 export const lastInputAt = (state: RunStateData): number => shape(state).lastAt
-
-/** Whether the run already received (or emitted) an event of this id: sending it again changes nothing. */
-export const hasSeenEvent = (state: RunStateData, id: string): boolean => shape(state).seen.includes(id)

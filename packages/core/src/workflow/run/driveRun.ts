@@ -24,6 +24,7 @@ import {
   workflowDueView
 } from "./workflowDueProjection.js"
 import { calledByOf, callerStreamOf } from "./workflowRunAddress.js"
+import { isRepeatedEvent } from "./workflowSeenProjection.js"
 import { type WorkflowStateDoc, workflowStatesPartition, workflowStatesView } from "./workflowStatesProjection.js"
 
 /** How often a drive reloads the run and applies again after another instance moved it first. */
@@ -255,9 +256,13 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
           ? pendingFirst(now)
           : yield* nextInput(context, standing, now)
       if (input === undefined) break
-      const result = yield* apply(document, standing.state, input).pipe(
-        Effect.provideService(ExpressionEvaluator, engine.evaluator)
-      )
+      // A repeat of an event the run took or emitted is stale (ADR 0420: the ids are kept beside the state).
+      const repeated = input.kind === "event_received" && (yield* isRepeatedEvent(context.stream, input))
+      const result = repeated
+        ? undefined
+        : yield* apply(document, standing.state, input).pipe(
+            Effect.provideService(ExpressionEvaluator, engine.evaluator)
+          )
       if (result === undefined) {
         if (input.kind === "event_received" && pendingFirst !== undefined) pendingFirst = undefined
         forgetApplied(standing, input)

@@ -176,6 +176,7 @@ export const prepareInput = (
       ...(openCallChange === 0 ? {} : { open_call_change: openCallChange }),
       ...(starting.length === 0 ? {} : { starting }),
       ...listensOf(applied.state),
+      ...(applied.seen.length === 0 ? {} : { seen: applied.seen }),
       ended: settle !== undefined
     }
     const metadata = runMetadata(context, causation)

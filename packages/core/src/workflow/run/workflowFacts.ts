@@ -48,6 +48,8 @@ export interface WorkflowInputApplied {
    */
   readonly listens?: Readonly<Record<string, ReadonlyArray<string>>>
   readonly listening?: ReadonlyArray<string>
+  /** Ids of the events this input took or emitted (an offered one by its record id too): a repeat is not applied. */
+  readonly seen?: ReadonlyArray<string>
   readonly ended: boolean
 }
 
@@ -62,5 +64,6 @@ export const hiddenInputFields: ReadonlyArray<keyof WorkflowInputApplied> = [
   "starting",
   "listens",
   "listening",
+  "seen",
   "ended"
 ]

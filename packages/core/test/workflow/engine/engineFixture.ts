@@ -43,13 +43,16 @@ export const documentOf = (tasks: string, head = ""): WorkflowDocument => readOr
 
 /**
  * One run driven input by input through the interpreter, as the host would: every applied input's state patch is
- * recorded and the state rebuilt from the patches is checked to equal the live one, key order included.
+ * recorded and the state rebuilt from the patches is checked to equal the live one, key order included; the ids of
+ * the events the run took or emitted are kept beside the state, and a repeat is stale (ADR 0420).
  */
 export class TestRun {
   state: RunStateData | undefined = undefined
   rebuilt: RunStateData | undefined = undefined
   readonly patches: Array<StatePatch> = []
   readonly applied: Array<Applied> = []
+  /** The ids of the events the run took or emitted, as the host keeps them (`workflow_seen`). */
+  readonly seen = new Set<string>()
   now = startAt
 
   constructor(
@@ -59,8 +62,14 @@ export class TestRun {
 
   /** Applies an input; `undefined` when stale. */
   async input(input: WorkflowInput): Promise<Applied | undefined> {
+    if (
+      input.kind === "event_received" &&
+      (this.seen.has(input.event.id) || (input.offered === true && this.seen.has(input.key)))
+    )
+      return undefined
     const applied = await this.runtime.runPromise(apply(this.document, this.state, input))
     if (applied === undefined) return undefined
+    for (const id of applied.seen) this.seen.add(id)
     // The patch the interpreter gives is the one recorded: it must rebuild the live state, and say what a diff says.
     expect(applyStatePatch(this.state, applied.patch)).toEqual(
       applyStatePatch(this.state, diffState(this.state, applied.state))

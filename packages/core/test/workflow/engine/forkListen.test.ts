@@ -215,6 +215,19 @@ describe("listen", () => {
     expect(run.ending).toEqual({ status: "succeeded", output: ["offered"] })
   })
 
+  it("keeps taken ids beside the state, and a state of before ADR 0420 keeps its own stale", async () => {
+    const run = runOf(runtime, listenOf("          one:\n            with: { type: a.one }\n"))
+    await run.start({})
+    // A run recorded before ADR 0420 carries the ids it took in its state.
+    run.state = { ...run.state!, seen: ["old-1"] }
+    run.rebuilt = { ...run.rebuilt!, seen: ["old-1"] }
+    expect(await run.send({ id: "old-1", type: "a.one" })).toBeUndefined()
+    const taken = await run.send({ id: "new-1", type: "a.one", data: "new" })
+    expect(taken?.seen).toEqual(["new-1"])
+    expect(run.state!.seen).toEqual(["old-1"])
+    expect(run.ending).toEqual({ status: "succeeded", output: ["new"] })
+  })
+
   it("a filter failing on a sent event raises ERR/expression at the listen; on an offered one it declines", async () => {
     const run = runOf(
       runtime,

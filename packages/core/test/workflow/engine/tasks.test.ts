@@ -473,6 +473,29 @@ describe("emit", () => {
     expect(run.ending).toEqual(succeeded({ number: "A-1" }))
   })
 
+  it("counts an emitted event among those the run took, so the run never takes it (§8.1, ADR 0420)", async () => {
+    const run = runOf(
+      runtime,
+      `  - announce:
+      emit:
+        event:
+          with: { type: com.example.done, source: https://example.com/x }
+  - hear:
+      listen:
+        to:
+          one:
+            with: { type: com.example.done }
+`
+    )
+    const started = await run.start({})
+    const id = uuidV5(executionKeyOf("/do/0/announce", 1))
+    expect(started?.seen).toEqual([id])
+    const emitted = { id, type: "com.example.done", source: "https://example.com/x", time: "2026-03-01T00:00:00.000Z" }
+    expect(await run.offer(emitted, "record-of-the-emit")).toBeUndefined()
+    expect((await run.offer({ ...emitted, id: "another", data: 2 }, "record-2"))?.seen).toEqual(["another", "record-2"])
+    expect(run.ending).toEqual(succeeded([2]))
+  })
+
   it("raises ERR/validation 400 for computed reserved types, sources and attributes, and oversized events", async () => {
     const cases: ReadonlyArray<readonly [string, string]> = [
       [
