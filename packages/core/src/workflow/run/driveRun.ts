@@ -256,7 +256,9 @@ const driveContext = (context: RunContext, first?: (now: number) => WorkflowInpu
           ? pendingFirst(now)
           : yield* nextInput(context, standing, now)
       if (input === undefined) break
-      // A repeat of an event the run took or emitted is stale (ADR 0420: the ids are kept beside the state).
+      // A repeat of an event the run took or emitted is stale (ADR 0420: the ids are kept beside the state). Read
+      // after the state, never beside it: an input another instance recorded between the two reads would leave a
+      // state that took the event and a read that says it did not; read after, that input makes the append conflict.
       const repeated = input.kind === "event_received" && (yield* isRepeatedEvent(context.stream, input))
       const result = repeated
         ? undefined
