@@ -26,12 +26,10 @@ export interface StepWrites {
   readonly workflowRunId: string
   /** The other runs the step wrote facts of (its callee's). */
   readonly calleeRunIds: ReadonlyArray<string>
-  /** The UTF-8 bytes of the facts' and the documents' JSON. */
-  readonly bytes: number
 }
 
 /** The function of the Postgres store whose statement records an append of known documents in one round trip. */
-export const knownAppendFunction = "runledger_append_known"
+const knownAppendFunction = "runledger_append_known"
 
 /**
  * Whether a statement's text appends one call step: one workflow input, and a callee run started with it (not a
@@ -81,8 +79,7 @@ export const stepWritesOf = (text: string): StepWrites | string => {
     facts: sentFacts,
     documents: documents as unknown as ReadonlyArray<SentDocument>,
     workflowRunId,
-    calleeRunIds,
-    bytes: Buffer.byteLength(JSON.stringify(facts)) + Buffer.byteLength(JSON.stringify(documents))
+    calleeRunIds
   }
 }
 
